@@ -1,0 +1,1 @@
+export { createTestScheduler, type DeepEqualExpect } from "./marbles.js";
