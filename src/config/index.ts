@@ -1,0 +1,8 @@
+// The config module's door: loading, validation errors, masking, and the pure helpers other
+// modules need. Schema internals (field builders, problem wording, key walking) stay private.
+export { ConfigError, type ConfigErrorOptions, type ConfigProblem } from "./errors.js";
+export { defaultConfig, loadConfigFile, parseConfigText, type ResolveOptions, resolveConfig } from "./load.js";
+export { maskSecrets } from "./mask.js";
+export { parseQuietHours, type QuietHours, QuietHoursError } from "./quietHours.js";
+export type { Config, ConfigInput } from "./schema.js";
+export type { AgentConfig } from "./sections/agent.js";

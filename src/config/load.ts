@@ -1,0 +1,79 @@
+import { readFile } from "node:fs/promises";
+import { parse, TomlError } from "smol-toml";
+import { ConfigError } from "./errors.js";
+import { problemsFromIssues } from "./problems.js";
+import { type Config, configSchemaFor } from "./schema.js";
+
+export interface ResolveOptions {
+  /** The broker's environment, for `[agent]` defaults and `${VAR}` expansion; default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** The file the input came from, recorded on a ConfigError. */
+  readonly source?: string;
+}
+
+// Configs this module produced: resolving one again returns it as is (its `${VAR}`s are expanded already).
+const resolved = new WeakSet<object>();
+
+/**
+ * Validates a TOML-shaped object and fills every default. Throws ConfigError listing every
+ * problem. A config that already came out of this function is returned unchanged.
+ */
+export function resolveConfig(input: unknown, options: ResolveOptions = {}): Config {
+  if (typeof input === "object" && input !== null && resolved.has(input)) return input as Config;
+  const schema = configSchemaFor(options.env ?? process.env);
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) {
+    resolved.add(result.data);
+    return result.data;
+  }
+  throw new ConfigError(problemsFromIssues(result.error.issues, schema), { source: options.source, cause: result.error });
+}
+
+/** The config an empty file gives. */
+export function defaultConfig(env?: NodeJS.ProcessEnv): Config {
+  return resolveConfig({}, { env });
+}
+
+/** smol-toml's message without its "Invalid TOML document:" prefix and code excerpt. */
+function syntaxMessage(error: TomlError): string {
+  const first = error.message.split("\n", 1)[0] ?? "";
+  const what = first.replace(/^Invalid TOML document:\s*/, "");
+  return `invalid TOML at line ${error.line}, column ${error.column}: ${what}`;
+}
+
+/** Parses TOML text and resolves it. A syntax error is a ConfigError with one problem saying where. */
+export function parseConfigText(text: string, options: ResolveOptions = {}): Config {
+  let input: unknown;
+  try {
+    input = parse(text);
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    throw new ConfigError([{ path: "", message: syntaxMessage(error) }], { source: options.source, cause: error });
+  }
+  return resolveConfig(input, options);
+}
+
+const READ_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EISDIR: "is a directory",
+  ENOTDIR: "a parent is not a directory",
+};
+
+function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const known = code === undefined ? undefined : READ_FAILURES[code];
+  return known ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** Reads, parses and resolves a config file. Unreadable files and bad content are both ConfigErrors. */
+export async function loadConfigFile(path: string, options: Pick<ResolveOptions, "env"> = {}): Promise<Config> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const message = `cannot read config file ${JSON.stringify(path)}: ${readFailure(error)}`;
+    throw new ConfigError([{ path: "", message }], { cause: error });
+  }
+  return parseConfigText(text, { env: options.env, source: path });
+}

@@ -1,0 +1,13 @@
+import * as z from "zod";
+import { int, intTable } from "../fields.js";
+
+/** `[inbound]`: dedupe and debounce of arriving messages, before they become turns. */
+export const inboundSection = z
+  .strictObject({
+    dedupe_ttl_secs: int(0).default(1200),
+    dedupe_max: int(0).default(5000),
+    debounce_ms: int(0).default(0),
+    // platform → debounce_ms, overriding the global value for that platform.
+    debounce_by_platform: intTable(0).default(() => ({})),
+  })
+  .prefault({});

@@ -1,0 +1,17 @@
+import * as z from "zod";
+import { int, positiveNumber, stringTable } from "../fields.js";
+
+/** `[pool]`: the ACP session pool. */
+export const poolSection = z
+  .strictObject({
+    max_sessions: int(1).default(10),
+    session_ttl_hours: positiveNumber().default(4),
+    preload_persisted_sessions: z.boolean().default(false),
+    prompt_hard_timeout_secs: int(1).default(1800),
+    liveness_check_secs: int(1).default(30),
+    hung_grace_secs: int(0).default(120),
+    // configId → value, applied after each session/new.
+    default_config_options: stringTable().default(() => ({})),
+    shutdown_grace_secs: int(0).default(30),
+  })
+  .prefault({});

@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { configSchema } from "../../src/config/schema.js";
+import { keyPaths } from "../../src/config/shape.js";
+
+const reference = readFileSync(new URL("../../docs/config-reference.md", import.meta.url), "utf8");
+
+describe("docs/config-reference.md", () => {
+  const keys = keyPaths(configSchema);
+
+  it("walks every section and nested table of the schema", () => {
+    expect(keys).toContain("reactions.timing.stall_soft_ms");
+    expect(keys).toContain("reactions.emojis.coding");
+    expect(keys).toContain("gateway.url");
+    expect(keys).toContain("agent.inherit_env");
+    expect(keys.length).toBeGreaterThan(90);
+  });
+
+  it.each(keys.filter((key) => key.includes(".")))("documents %s", (key) => {
+    expect(reference).toContain(`\`${key}\``);
+  });
+
+  it.each(keys.filter((key) => !key.includes(".")))("has a section for [%s]", (section) => {
+    expect(reference).toContain(`[${section}]`);
+  });
+});
