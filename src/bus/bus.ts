@@ -1,0 +1,115 @@
+import type { Observable, SchedulerLike } from "rxjs";
+
+/**
+ * The one interface the pipeline talks to. `MemoryBus` implements it in process; the NATS
+ * implementation (core NATS for fan-out and request/reply, JetStream for durable subjects)
+ * implements the same contract, so pipeline code never knows which bus it runs on.
+ *
+ * Subjects are dot-separated tokens as in NATS. Subscriptions may use `*` (one token) and `>`
+ * (one or more trailing tokens). Only `src/pipeline/subjects.ts` spells subject strings.
+ *
+ * Payloads are JSON values (no `undefined`, `Date`, `Map`: they do not survive NATS). The
+ * in-process bus hands the published object to subscribers without copying it, so publishers and
+ * subscribers treat payloads as immutable.
+ *
+ * Every Observable here is cold: nothing is sent, stored or consumed until it is subscribed.
+ */
+export interface Bus {
+  /** Where time comes from: timeouts, dedupe windows and pacing all read this scheduler. */
+  readonly scheduler: SchedulerLike;
+
+  /** Fire-and-forget publish on a core subject. Delivered to every plain subscriber and to one member of each queue group. */
+  publish<T>(subject: string, data: T, options?: PublishOptions): void;
+
+  /** Messages on matching core subjects, for as long as the Observable is subscribed. */
+  subscribe<T>(subject: string, options?: SubscribeOptions): Observable<BusMessage<T>>;
+
+  /**
+   * Sends one request and emits the first reply, then completes. Errors with `NoRespondersError`
+   * when nobody listens on the subject and with `BusTimeoutError` when no reply arrives within
+   * `timeoutMs` (measured on `scheduler`). Cold: each subscription sends its own request.
+   */
+  request<TReq, TRes>(subject: string, data: TReq, options: RequestOptions): Observable<TRes>;
+
+  /**
+   * Appends to a durable subject (a JetStream stream on NATS) when subscribed. A repeated `msgId`
+   * inside the duplicate window is not stored again and acks with `duplicate: true`. Emits the ack
+   * once. Only subjects from `subjects.turn(…)` are durable.
+   */
+  persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck>;
+
+  /**
+   * Messages of a durable consumer. Every subscription to the same `durable` name shares one
+   * cursor: each stored message goes to one subscriber at a time. A message stays stored until
+   * `ack()`; `nak()`, or unsubscribing while holding it, makes it available again. A durable name
+   * keeps the filter and `maxAckPending` it was created with (`ConsumerConflictError` otherwise).
+   * Consumers of one durable subject must not have overlapping filters (JetStream work queues
+   * reject that). The in-process bus never redelivers by time; a bus with an ack deadline
+   * (JetStream's ack wait) must keep a long turn's message alive.
+   */
+  consume<T>(filter: string, options: ConsumeOptions): Observable<DurableMessage<T>>;
+
+  /** Stops all subscriptions (they complete) and refuses further use with `BusClosedError`. */
+  close(): Promise<void>;
+}
+
+export type Headers = Readonly<Record<string, string>>;
+
+export interface PublishOptions {
+  readonly headers?: Headers;
+}
+
+export interface SubscribeOptions {
+  /** Queue group: each message goes to one member of the group. */
+  readonly queue?: string;
+}
+
+export interface RequestOptions {
+  readonly timeoutMs: number;
+  readonly headers?: Headers;
+}
+
+export interface PersistOptions {
+  /** Deduplication id (`Nats-Msg-Id` on NATS), e.g. `platform:event_id`. */
+  readonly msgId?: string;
+  readonly headers?: Headers;
+}
+
+export interface PersistAck {
+  /** Position of the message in its stream; a duplicate reports the original's position. */
+  readonly seq: number;
+  readonly duplicate: boolean;
+}
+
+export interface ConsumeOptions {
+  /** Durable consumer name; subscriptions with the same name share delivery. */
+  readonly durable: string;
+  /** Most messages handed out and not yet acked, per durable consumer (default 1000, as JetStream). */
+  readonly maxAckPending?: number;
+}
+
+export interface BusMessage<T> {
+  readonly subject: string;
+  readonly data: T;
+  readonly headers: Headers;
+  /**
+   * Answers a request. Returns false when the message carries no request to answer. Whether an
+   * earlier answer already won is only known in process, so callers must not rely on it.
+   */
+  respond<R>(data: R): boolean;
+}
+
+export interface DurableMessage<T> {
+  readonly subject: string;
+  readonly data: T;
+  readonly headers: Headers;
+  /** Stream position. */
+  readonly seq: number;
+  /** 1 on first delivery, incremented on every redelivery. */
+  readonly deliveryCount: number;
+  readonly msgId: string | undefined;
+  /** Removes the message for good. Idempotent. */
+  ack(): void;
+  /** Hands the message back for redelivery, at once. Idempotent; ignored after `ack()`. */
+  nak(): void;
+}

@@ -1,0 +1,178 @@
+import type { Subscriber } from "rxjs";
+import type { DurableMessage, Headers } from "./bus.js";
+import type { DeliveryQueue } from "./deliveryQueue.js";
+import { subjectMatches } from "./subjectMatch.js";
+
+/** A persisted message of the in-process work queue, from `persist()` until its `ack()`. */
+export interface StoredMessage {
+  readonly seq: number;
+  readonly subject: string;
+  readonly data: unknown;
+  readonly headers: Headers;
+  readonly msgId: string | undefined;
+  /** How often it was handed out; the current delivery carries this count. */
+  deliveryCount: number;
+  /** The subscription holding it unacked, if any. */
+  holder: ConsumerSubscription | undefined;
+  acked: boolean;
+}
+
+/** One `consume()` subscription and the messages it holds unacked. */
+export interface ConsumerSubscription {
+  readonly subscriber: Subscriber<DurableMessage<unknown>>;
+  readonly held: Set<StoredMessage>;
+}
+
+/**
+ * The shared cursor behind every `consume()` subscription with one durable name. A message it has
+ * delivered once belongs to it until acked. It hands messages to its subscriptions round-robin,
+ * returned (naked or given back) ones before new ones, and keeps at most `maxAckPending` unacked.
+ */
+export class DurableConsumer {
+  private readonly subscriptions: ConsumerSubscription[] = [];
+  /** Naked messages and those held by ended subscriptions, oldest first. */
+  private readonly returned: StoredMessage[] = [];
+  private inFlight = 0;
+  private turn = 0;
+  private pumpScheduled = false;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    readonly filter: string,
+    readonly maxAckPending: number,
+    /** Takes the oldest stored message under `filter` that no durable consumer owns yet. */
+    private readonly takeNew: () => StoredMessage | undefined,
+    private readonly deliveries: DeliveryQueue,
+  ) {}
+
+  accepts(subject: string): boolean {
+    return subjectMatches(this.filter, subject);
+  }
+
+  /** Adds a subscription; the returned function ends it. */
+  attach(subscriber: Subscriber<DurableMessage<unknown>>): () => void {
+    const subscription: ConsumerSubscription = { subscriber, held: new Set() };
+    this.subscriptions.push(subscription);
+    this.requestPump();
+    return () => this.detach(subscription);
+  }
+
+  /** Acks by message, not by delivery (as JetStream acks by stream sequence): a stale delivery's ack still counts. */
+  ack(message: StoredMessage): void {
+    if (message.acked) return;
+    message.acked = true;
+    if (message.holder !== undefined) {
+      this.release(message);
+      this.requestPump();
+    } else {
+      const index = this.returned.indexOf(message);
+      if (index !== -1) this.returned.splice(index, 1);
+    }
+  }
+
+  /**
+   * Only the current delivery may nak: a repeated nak, a nak after ack, or one from an older delivery
+   * is ignored. Redelivery is immediate, like JetStream's nak without delay, so a subscriber that
+   * naks every delivery synchronously spins.
+   */
+  nak(message: StoredMessage, deliveryCount: number): void {
+    if (message.holder === undefined || message.deliveryCount !== deliveryCount) return;
+    this.release(message);
+    this.giveBack(message);
+    this.requestPump();
+  }
+
+  /** Stops delivering and completes every subscription. */
+  close(): void {
+    this.closed = true;
+    for (const subscription of [...this.subscriptions]) subscription.subscriber.complete();
+  }
+
+  /** Schedules delivery on the bus's trampoline, so an ack from inside a callback never recurses. */
+  requestPump(): void {
+    if (this.pumpScheduled || !this.canDeliver()) return;
+    this.pumpScheduled = true;
+    this.deliveries.schedule(this.pump);
+  }
+
+  private readonly pump = (): void => {
+    this.pumpScheduled = false;
+    while (this.canDeliver()) {
+      const subscription = this.subscriptions[this.turn % this.subscriptions.length]!;
+      // Unsubscribed by an earlier delivery in this loop before its teardown could run.
+      if (subscription.subscriber.closed) {
+        this.detach(subscription);
+        continue;
+      }
+      const message = this.returned.shift() ?? this.takeNew();
+      if (message === undefined) return;
+      this.turn += 1;
+      message.deliveryCount += 1;
+      message.holder = subscription;
+      subscription.held.add(message);
+      this.inFlight += 1;
+      subscription.subscriber.next(new Delivery(this, message));
+    }
+  };
+
+  private canDeliver(): boolean {
+    return !this.closed && this.subscriptions.length > 0 && this.inFlight < this.maxAckPending;
+  }
+
+  /** Ends a subscription; what it held unacked goes back for redelivery to the others or the next one. */
+  private detach(subscription: ConsumerSubscription): void {
+    const index = this.subscriptions.indexOf(subscription);
+    if (index === -1) return;
+    this.subscriptions.splice(index, 1);
+    for (const message of [...subscription.held]) {
+      this.release(message);
+      this.giveBack(message);
+    }
+    this.requestPump();
+  }
+
+  private release(message: StoredMessage): void {
+    message.holder?.held.delete(message);
+    message.holder = undefined;
+    this.inFlight -= 1;
+  }
+
+  private giveBack(message: StoredMessage): void {
+    let index = this.returned.length;
+    while (index > 0 && this.returned[index - 1]!.seq > message.seq) index -= 1;
+    this.returned.splice(index, 0, message);
+  }
+}
+
+/** One delivery of a stored message, as a `consume()` subscriber sees it. */
+class Delivery<T> implements DurableMessage<T> {
+  readonly subject: string;
+  readonly data: T;
+  readonly headers: Headers;
+  readonly seq: number;
+  readonly deliveryCount: number;
+  readonly msgId: string | undefined;
+  // Private fields stay out of logs and JSON: the consumer graph is large and circular.
+  readonly #consumer: DurableConsumer;
+  readonly #message: StoredMessage;
+
+  constructor(consumer: DurableConsumer, message: StoredMessage) {
+    this.#consumer = consumer;
+    this.#message = message;
+    this.subject = message.subject;
+    this.data = message.data as T;
+    this.headers = message.headers;
+    this.seq = message.seq;
+    this.deliveryCount = message.deliveryCount;
+    this.msgId = message.msgId;
+  }
+
+  ack(): void {
+    this.#consumer.ack(this.#message);
+  }
+
+  nak(): void {
+    this.#consumer.nak(this.#message, this.deliveryCount);
+  }
+}

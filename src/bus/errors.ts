@@ -1,0 +1,54 @@
+/** No reply arrived within the request's timeout. */
+export class BusTimeoutError extends Error {
+  override readonly name = "BusTimeoutError";
+  constructor(
+    readonly subject: string,
+    readonly timeoutMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(`request on ${subject} timed out after ${timeoutMs} ms`, options);
+  }
+}
+
+/** A request found nobody listening on its subject. */
+export class NoRespondersError extends Error {
+  override readonly name = "NoRespondersError";
+  constructor(
+    readonly subject: string,
+    options?: ErrorOptions,
+  ) {
+    super(`no responders on ${subject}`, options);
+  }
+}
+
+/** The bus was closed; nothing more can be published or subscribed. */
+export class BusClosedError extends Error {
+  override readonly name = "BusClosedError";
+  constructor(options?: ErrorOptions) {
+    super("bus is closed", options);
+  }
+}
+
+/** A subject string that is empty, has an empty token or whitespace, or uses a wildcard where none is allowed. */
+export class InvalidSubjectError extends Error {
+  override readonly name = "InvalidSubjectError";
+  constructor(
+    readonly subject: string,
+    reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`invalid subject ${JSON.stringify(subject)}: ${reason}`, options);
+  }
+}
+
+/** A durable consumer name was reused with a different filter or `maxAckPending` than it was created with. */
+export class ConsumerConflictError extends Error {
+  override readonly name = "ConsumerConflictError";
+  constructor(
+    readonly durable: string,
+    reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`durable consumer "${durable}" ${reason}`, options);
+  }
+}

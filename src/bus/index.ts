@@ -1,0 +1,21 @@
+export type {
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  DurableMessage,
+  Headers,
+  PersistAck,
+  PersistOptions,
+  PublishOptions,
+  RequestOptions,
+  SubscribeOptions,
+} from "./bus.js";
+export {
+  BusClosedError,
+  BusTimeoutError,
+  ConsumerConflictError,
+  InvalidSubjectError,
+  NoRespondersError,
+} from "./errors.js";
+export { MemoryBus, type MemoryBusOptions } from "./memoryBus.js";
+export { subjectMatches, validateSubject, type SubjectRules } from "./subjectMatch.js";

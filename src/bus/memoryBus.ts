@@ -1,0 +1,252 @@
+import { Observable, asyncScheduler, defer, of, throwError, timeout, type SchedulerLike, type Subscriber } from "rxjs";
+import type {
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  DurableMessage,
+  Headers,
+  PersistAck,
+  PersistOptions,
+  PublishOptions,
+  RequestOptions,
+  SubscribeOptions,
+} from "./bus.js";
+import { DeliveryQueue } from "./deliveryQueue.js";
+import { BusClosedError, BusTimeoutError, NoRespondersError } from "./errors.js";
+import { MemoryWorkQueue } from "./memoryWorkQueue.js";
+import { subjectMatches, validateSubject } from "./subjectMatch.js";
+
+export interface MemoryBusOptions {
+  /** Time source for request timeouts and the duplicate window (default `asyncScheduler`). */
+  readonly scheduler?: SchedulerLike;
+  /** How long a persisted `msgId` suppresses repeats, in ms (default 120 000, as JetStream). */
+  readonly duplicateWindowMs?: number;
+}
+
+const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
+/** Forget all cached routes past this many distinct subjects, so per-session subjects cannot grow memory. */
+const MAX_CACHED_ROUTES = 10_000;
+const NO_HEADERS: Headers = Object.freeze({});
+
+/**
+ * The in-process `Bus`. Delivery is synchronous and in publish order; a publish, reply or ack made
+ * from inside a subscriber is delivered after the current message (see `DeliveryQueue`). Payloads
+ * are passed by reference, never copied. Durable subjects live in a `MemoryWorkQueue`.
+ */
+export class MemoryBus implements Bus {
+  readonly scheduler: SchedulerLike;
+  private readonly deliveries = new DeliveryQueue();
+  private readonly subscriptions = new Set<CoreSubscription>();
+  /** Recipients per published subject; dropped whenever a subscription starts or ends. */
+  private readonly routes = new Map<string, Route>();
+  /** Round-robin position per queue group name, kept across route rebuilds. */
+  private readonly queueTurns = new Map<string, { next: number }>();
+  private readonly pendingRequests = new Set<PendingRequest>();
+  private readonly workQueue: MemoryWorkQueue;
+  private closed = false;
+
+  constructor(options: MemoryBusOptions = {}) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    const duplicateWindowMs = options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS;
+    this.workQueue = new MemoryWorkQueue(this.deliveries, this.scheduler, duplicateWindowMs);
+  }
+
+  publish<T>(subject: string, data: T, options?: PublishOptions): void {
+    this.assertOpen();
+    validateSubject(subject, { wildcards: false });
+    const message = new CoreMessage(subject, data, options?.headers ?? NO_HEADERS, undefined);
+    this.deliveries.schedule(() => this.route(message, undefined));
+  }
+
+  subscribe<T>(subject: string, options?: SubscribeOptions): Observable<BusMessage<T>> {
+    // A custom Observable: the bus has to learn when each subscription starts and ends.
+    return new Observable<BusMessage<T>>((subscriber) => {
+      this.assertOpen();
+      validateSubject(subject, { wildcards: true });
+      const subscription: CoreSubscription = { pattern: subject, queue: options?.queue, subscriber };
+      this.subscriptions.add(subscription);
+      this.routes.clear();
+      return () => {
+        this.subscriptions.delete(subscription);
+        this.routes.clear();
+      };
+    });
+  }
+
+  request<TReq, TRes>(subject: string, data: TReq, options: RequestOptions): Observable<TRes> {
+    const { timeoutMs } = options;
+    // A custom Observable: the pending request must be dropped when the caller stops waiting.
+    const reply = new Observable<TRes>((subscriber) => {
+      this.assertOpen();
+      validateSubject(subject, { wildcards: false });
+      const pending = new PendingRequest(subscriber, this.deliveries);
+      this.pendingRequests.add(pending);
+      const message = new CoreMessage(subject, data, options.headers ?? NO_HEADERS, pending);
+      this.deliveries.schedule(() => this.route(message, pending));
+      return () => {
+        pending.cancel();
+        this.pendingRequests.delete(pending);
+      };
+    });
+    return reply.pipe(
+      timeout({
+        first: timeoutMs,
+        with: () => throwError(() => new BusTimeoutError(subject, timeoutMs)),
+        scheduler: this.scheduler,
+      }),
+    );
+  }
+
+  persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck> {
+    return defer(() => {
+      this.assertOpen();
+      validateSubject(subject, { wildcards: false });
+      return of(this.workQueue.append(subject, data, options));
+    });
+  }
+
+  consume<T>(filter: string, options: ConsumeOptions): Observable<DurableMessage<T>> {
+    // A custom Observable: the durable consumer has to learn when each subscription starts and ends.
+    return new Observable<DurableMessage<T>>((subscriber) => {
+      this.assertOpen();
+      validateSubject(filter, { wildcards: true });
+      return this.workQueue.attach(filter, options, subscriber);
+    });
+  }
+
+  /** Fails requests still waiting with `BusClosedError` (an empty completion would break callers expecting one reply). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const pending of [...this.pendingRequests]) pending.fail(new BusClosedError());
+    for (const subscription of [...this.subscriptions]) subscription.subscriber.complete();
+    this.workQueue.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new BusClosedError();
+  }
+
+  /** Delivers to every plain subscription and one member per queue group; a request nobody gets fails at once. */
+  private route(message: CoreMessage<unknown>, request: PendingRequest | undefined): void {
+    const { plain, groups } = this.routeFor(message.subject);
+    for (const subscription of plain) subscription.subscriber.next(message);
+    for (const group of groups) nextMember(group)?.subscriber.next(message);
+    if (plain.length === 0 && groups.length === 0) request?.fail(new NoRespondersError(message.subject));
+  }
+
+  private routeFor(subject: string): Route {
+    let route = this.routes.get(subject);
+    if (route === undefined) {
+      route = this.buildRoute(subject);
+      if (this.routes.size >= MAX_CACHED_ROUTES) this.routes.clear();
+      this.routes.set(subject, route);
+    }
+    return route;
+  }
+
+  private buildRoute(subject: string): Route {
+    const plain: CoreSubscription[] = [];
+    const members = new Map<string, CoreSubscription[]>();
+    for (const subscription of this.subscriptions) {
+      if (!subjectMatches(subscription.pattern, subject)) continue;
+      if (subscription.queue === undefined) {
+        plain.push(subscription);
+      } else {
+        const group = members.get(subscription.queue);
+        if (group === undefined) members.set(subscription.queue, [subscription]);
+        else group.push(subscription);
+      }
+    }
+    const groups = [...members].map(([queue, group]) => ({ members: group, turn: this.queueTurn(queue) }));
+    return { plain, groups };
+  }
+
+  private queueTurn(queue: string): { next: number } {
+    let turn = this.queueTurns.get(queue);
+    if (turn === undefined) {
+      turn = { next: 0 };
+      this.queueTurns.set(queue, turn);
+    }
+    return turn;
+  }
+}
+
+interface CoreSubscription {
+  readonly pattern: string;
+  readonly queue: string | undefined;
+  readonly subscriber: Subscriber<BusMessage<unknown>>;
+}
+
+/** Who receives a message on one subject. Never mutated, so delivery can iterate it while callbacks (un)subscribe. */
+interface Route {
+  readonly plain: readonly CoreSubscription[];
+  readonly groups: readonly QueueGroup[];
+}
+
+/** The members of one queue group whose patterns match a subject (NATS groups by queue name across patterns). */
+interface QueueGroup {
+  readonly members: readonly CoreSubscription[];
+  readonly turn: { next: number };
+}
+
+/** Round-robin, skipping a member that unsubscribed while the current message was being delivered. */
+function nextMember(group: QueueGroup): CoreSubscription | undefined {
+  const { members, turn } = group;
+  for (let tries = 0; tries < members.length; tries += 1) {
+    const member = members[turn.next % members.length];
+    turn.next += 1;
+    if (member !== undefined && !member.subscriber.closed) return member;
+  }
+  return undefined;
+}
+
+/** A core message as subscribers see it; `respond` answers the request it carries, if any. */
+class CoreMessage<T> implements BusMessage<T> {
+  // A private field stays out of logs and JSON.
+  readonly #request: PendingRequest | undefined;
+
+  constructor(
+    readonly subject: string,
+    readonly data: T,
+    readonly headers: Headers,
+    request: PendingRequest | undefined,
+  ) {
+    this.#request = request;
+  }
+
+  /** Reply headers are dropped: `Bus.request` emits only the reply data. */
+  respond<R>(data: R): boolean {
+    return this.#request?.answer(data) ?? false;
+  }
+}
+
+/** One request waiting for its reply. The first answer wins; answers after it, a cancel or a failure are refused. */
+class PendingRequest {
+  private settled = false;
+
+  constructor(
+    private readonly requester: Subscriber<unknown>,
+    private readonly deliveries: DeliveryQueue,
+  ) {}
+
+  answer(reply: unknown): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    this.deliveries.schedule(() => {
+      this.requester.next(reply);
+      this.requester.complete();
+    });
+    return true;
+  }
+
+  fail(error: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.requester.error(error);
+  }
+
+  cancel(): void {
+    this.settled = true;
+  }
+}

@@ -1,0 +1,140 @@
+import type { Subscriber } from "rxjs";
+import type { ConsumeOptions, DurableMessage, Headers, PersistAck, PersistOptions } from "./bus.js";
+import { DedupeWindow, type Clock } from "./dedupeWindow.js";
+import type { DeliveryQueue } from "./deliveryQueue.js";
+import { DurableConsumer, type StoredMessage } from "./durableConsumer.js";
+import { ConsumerConflictError } from "./errors.js";
+import { Fifo } from "./fifo.js";
+import { hasWildcards, subjectMatches } from "./subjectMatch.js";
+
+/** JetStream's default `max_ack_pending`. */
+const DEFAULT_MAX_ACK_PENDING = 1000;
+
+const NO_HEADERS: Headers = Object.freeze({});
+
+/**
+ * The durable half of `MemoryBus`: one in-process work queue (like a JetStream stream with
+ * WorkQueue retention) with one sequence counter, a msgId duplicate window, and durable consumers.
+ *
+ * Overlapping durables: JetStream refuses a second work-queue consumer whose filter overlaps an
+ * existing one, which cannot be checked in general for wildcard filters. Here each stored message
+ * belongs to the first durable consumer that receives it (durables created earlier are offered new
+ * messages first) and stays with that durable until acked; no other durable ever sees it.
+ */
+export class MemoryWorkQueue {
+  private lastSeq = 0;
+  private readonly backlog = new Backlog();
+  private readonly consumers = new Map<string, DurableConsumer>();
+  private readonly dedupe: DedupeWindow;
+
+  constructor(
+    private readonly deliveries: DeliveryQueue,
+    clock: Clock,
+    duplicateWindowMs: number,
+  ) {
+    this.dedupe = new DedupeWindow(clock, duplicateWindowMs);
+  }
+
+  /** Stores a message (the subject is already validated) and offers it to the durables that want it. */
+  append(subject: string, data: unknown, options: PersistOptions | undefined): PersistAck {
+    const msgId = options?.msgId;
+    const original = msgId === undefined ? undefined : this.dedupe.seqOf(msgId);
+    if (original !== undefined) return { seq: original, duplicate: true };
+
+    this.lastSeq += 1;
+    const message: StoredMessage = {
+      seq: this.lastSeq,
+      subject,
+      data,
+      headers: options?.headers ?? NO_HEADERS,
+      msgId,
+      deliveryCount: 0,
+      holder: undefined,
+      acked: false,
+    };
+    if (msgId !== undefined) this.dedupe.remember(msgId, message.seq);
+    this.backlog.push(message);
+    for (const consumer of this.consumers.values()) {
+      if (consumer.accepts(subject)) consumer.requestPump();
+    }
+    return { seq: message.seq, duplicate: false };
+  }
+
+  /**
+   * Adds a subscription to the durable consumer `options.durable`, creating it on first use. The
+   * first subscription fixes the durable's filter and `maxAckPending`; a later one that differs throws.
+   */
+  attach(filter: string, options: ConsumeOptions, subscriber: Subscriber<DurableMessage<unknown>>): () => void {
+    return this.consumerFor(filter, options).attach(subscriber);
+  }
+
+  /** Completes every consumer subscription; nothing is delivered afterwards. */
+  close(): void {
+    for (const consumer of this.consumers.values()) consumer.close();
+  }
+
+  private consumerFor(filter: string, options: ConsumeOptions): DurableConsumer {
+    const { durable, maxAckPending = DEFAULT_MAX_ACK_PENDING } = options;
+    const existing = this.consumers.get(durable);
+    if (existing !== undefined) {
+      if (existing.filter !== filter) {
+        throw new ConsumerConflictError(durable, `consumes "${existing.filter}", not "${filter}"`);
+      }
+      if (existing.maxAckPending !== maxAckPending) {
+        throw new ConsumerConflictError(durable, `has maxAckPending ${existing.maxAckPending}, not ${maxAckPending}`);
+      }
+      return existing;
+    }
+    if (!Number.isInteger(maxAckPending) || maxAckPending < 1) {
+      throw new RangeError(`maxAckPending must be a positive integer, got ${maxAckPending}`);
+    }
+    const consumer = new DurableConsumer(
+      durable,
+      filter,
+      maxAckPending,
+      () => this.backlog.takeOldest(filter),
+      this.deliveries,
+    );
+    this.consumers.set(durable, consumer);
+    return consumer;
+  }
+}
+
+/**
+ * Stored messages that no durable consumer has taken yet, one queue per subject (each oldest
+ * first), so taking the next message never scans the stored messages themselves.
+ */
+class Backlog {
+  private readonly bySubject = new Map<string, Fifo<StoredMessage>>();
+
+  push(message: StoredMessage): void {
+    let queue = this.bySubject.get(message.subject);
+    if (queue === undefined) {
+      queue = new Fifo();
+      this.bySubject.set(message.subject, queue);
+    }
+    queue.push(message);
+  }
+
+  /** Removes and returns the oldest message whose subject matches `filter`. */
+  takeOldest(filter: string): StoredMessage | undefined {
+    if (!hasWildcards(filter)) return this.takeFrom(filter);
+    let oldestSubject: string | undefined;
+    let oldestSeq = Infinity;
+    for (const [subject, queue] of this.bySubject) {
+      const seq = queue.peek()?.seq ?? Infinity;
+      if (seq < oldestSeq && subjectMatches(filter, subject)) {
+        oldestSubject = subject;
+        oldestSeq = seq;
+      }
+    }
+    return oldestSubject === undefined ? undefined : this.takeFrom(oldestSubject);
+  }
+
+  private takeFrom(subject: string): StoredMessage | undefined {
+    const queue = this.bySubject.get(subject);
+    const message = queue?.shift();
+    if (queue?.length === 0) this.bySubject.delete(subject);
+    return message;
+  }
+}
