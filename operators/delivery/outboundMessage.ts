@@ -1,0 +1,28 @@
+/**
+ * One message for the gateway to post: the body of an `openab.gateway.reply.v1` frame without the
+ * frame's `schema` and `request_id`, which the gateway connector adds when it sends.
+ */
+export interface OutboundMessage {
+  /** The originating event's `event_id`, `""` when there is none; for commands, the target message id. */
+  readonly reply_to: string;
+  readonly platform: string;
+  readonly channel: { readonly id: string; readonly thread_id?: string };
+  readonly content: { readonly type: "text"; readonly text: string };
+  /** Visual reply/quote target (from a `[[reply_to:…]]` directive). */
+  readonly quote_message_id?: string;
+  /** Omitted for a plain send. */
+  readonly command?: OutboundCommand;
+}
+
+export type OutboundCommand =
+  | "create_topic"
+  | "add_reaction"
+  | "remove_reaction"
+  | "edit_message"
+  | "delete_message";
+
+/** What the gateway answered for one send. */
+export interface SendReceipt {
+  /** The platform message id, or `"gw_sent"` when a legacy gateway confirmed without one. */
+  readonly messageId: string;
+}

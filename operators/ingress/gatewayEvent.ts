@@ -1,0 +1,54 @@
+/**
+ * An `openab.gateway.event.v1` frame as turnstream carries it through the pipeline: the gateway's
+ * field names, validated. Unknown wire fields are dropped at the edge.
+ */
+export interface GatewayEvent {
+  readonly schema: "openab.gateway.event.v1";
+  /** Correlation id; becomes the reply's `reply_to`. Not a platform message id. */
+  readonly event_id: string;
+  /** ISO-8601, or `""` when the gateway sent none. */
+  readonly timestamp: string;
+  readonly platform: string;
+  readonly channel: GatewayChannel;
+  readonly sender: GatewaySender;
+  readonly content: GatewayContent;
+  /** Usernames mentioned in the message. */
+  readonly mentions: readonly string[];
+  /** Platform message id; may be `""`. */
+  readonly message_id: string;
+  /** An unsolicited event (mail, webhook, alert) that goes through triage. */
+  readonly proactive: boolean;
+}
+
+export interface GatewayChannel {
+  readonly id: string;
+  /** `dm`, `group`, `supergroup`, … (free text). */
+  readonly type: string;
+  readonly thread_id?: string | null;
+}
+
+export interface GatewaySender {
+  readonly id: string;
+  readonly name: string;
+  readonly display_name: string;
+  readonly is_bot: boolean;
+}
+
+export interface GatewayContent {
+  readonly type: string;
+  readonly text: string;
+  readonly attachments?: readonly GatewayAttachment[];
+}
+
+export interface GatewayAttachment {
+  /** `image`, `text_file`, `audio`. */
+  readonly type: string;
+  readonly filename: string;
+  readonly mime_type: string;
+  /** Base64 bytes; `""` when `path` is used. */
+  readonly data: string;
+  readonly size: number;
+  readonly path?: string | null;
+  /** Present when the gateway rejected or truncated the attachment: `"<category>: <detail>"`. */
+  readonly status?: string | null;
+}
