@@ -1,0 +1,211 @@
+import {
+  BehaviorSubject,
+  catchError,
+  concatMap,
+  defer,
+  EMPTY,
+  filter,
+  finalize,
+  firstValueFrom,
+  from,
+  ignoreElements,
+  lastValueFrom,
+  map,
+  mergeMap,
+  race,
+  tap,
+  timer,
+  toArray,
+  type Observable,
+  type Subscription,
+} from "rxjs";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { partitionOf } from "../../operators/dispatch/partitionOf.js";
+import { serializeByKey } from "../../operators/dispatch/serializeByKey.js";
+import { sessionKey } from "../../operators/dispatch/sessionKey.js";
+import type { Bus, DurableMessage } from "../bus/bus.js";
+import { MemoryBus } from "../bus/memoryBus.js";
+import type { Config } from "../config/index.js";
+import type { Logger } from "../log/logger.js";
+import { StageError } from "../pipeline/errors.js";
+import { Pipeline } from "../pipeline/pipeline.js";
+import { createSender, type Send } from "../pipeline/send.js";
+import { subjects, type Subjects } from "../pipeline/subjects.js";
+import { BrokerStoppedError, NoAgentError } from "./errors.js";
+import type { TurnHandler } from "./turn.js";
+
+export type Role = "all" | "edge" | "worker";
+
+/** One event accepted onto the turn stream. */
+export interface QueuedEvent {
+  readonly event_id: string;
+  readonly partition: number;
+  readonly seq: number;
+  /** The same `platform:event_id` was queued before, within the bus's duplicate window. */
+  readonly duplicate: boolean;
+}
+
+export interface StopResult {
+  /** Turns that were running when the stop began and finished within the grace period. */
+  readonly finished: number;
+  /** Turns cancelled because the grace period ran out; their events stay unacked. */
+  readonly abandoned: number;
+}
+
+export interface BrokerParts {
+  readonly config: Config;
+  readonly bus: Bus;
+  /** Whether `stop()` closes the bus (true when the broker created it). */
+  readonly ownsBus: boolean;
+  readonly logger: Logger;
+  readonly pipeline: Pipeline;
+  readonly role: Role;
+  readonly turnHandler: TurnHandler | undefined;
+}
+
+const sendMarginMs = 5_000;
+
+/**
+ * The broker's wiring: the edge half queues inbound events on the turn stream, the worker half
+ * consumes it, runs one turn at a time per session key and acks each event after its turn's
+ * delivery finished. Build one with `createBroker`.
+ */
+export class Broker {
+  readonly config: Config;
+  readonly bus: Bus;
+  readonly logger: Logger;
+  readonly role: Role;
+  readonly #parts: BrokerParts;
+  readonly #subjects: Subjects;
+  readonly #send: Send;
+  readonly #inFlight = new BehaviorSubject(0);
+  #state: "created" | "running" | "stopping" | "stopped" = "created";
+  #worker: Subscription | undefined;
+  #stopping: Promise<StopResult> | undefined;
+
+  constructor(parts: BrokerParts) {
+    this.#parts = parts;
+    this.config = parts.config;
+    this.bus = parts.bus;
+    this.logger = parts.logger;
+    this.role = parts.role;
+    this.#subjects = subjects(parts.config.bus.prefix);
+    this.#send = createSender({
+      bus: parts.bus,
+      subjects: this.#subjects,
+      pipeline: parts.pipeline,
+      timeoutMs: (parts.config.gateway?.gateway_ack_timeout_secs ?? 12) * 1000 + sendMarginMs,
+    });
+  }
+
+  /** Starts consuming (worker role) and logs `broker ready`. */
+  async start(): Promise<void> {
+    if (this.#state !== "created") throw new Error(`broker cannot start when ${this.#state}`);
+    if (this.role !== "edge") this.#worker = this.#consumeTurns().subscribe();
+    this.#state = "running";
+    this.logger.info(
+      { role: this.role, bus: this.bus instanceof MemoryBus ? "memory" : "external", partitions: this.config.bus.partitions },
+      "broker ready",
+    );
+  }
+
+  /**
+   * Queues an event for its turn, as the gateway connector does for every frame that passed the
+   * ingress checks: runs the `afterIngress` stage, then persists each resulting event on its
+   * partition with message id `platform:event_id`. Resolves with what was queued (nothing when a
+   * stage dropped the event).
+   */
+  async submit(event: GatewayEvent): Promise<readonly QueuedEvent[]> {
+    if (this.#state !== "running") throw new BrokerStoppedError();
+    if (this.role === "worker") throw new Error("a worker-only broker does not take events; submit to an edge");
+    const queued = this.#parts.pipeline.run("afterIngress", event).pipe(
+      concatMap((accepted) => {
+        const partition = partitionOf(sessionKey(accepted), this.config.bus.partitions);
+        return this.bus
+          .persist(this.#subjects.turn(partition), accepted, { msgId: `${accepted.platform}:${accepted.event_id}` })
+          .pipe(map((ack) => ({ event_id: accepted.event_id, partition, seq: ack.seq, duplicate: ack.duplicate })));
+      }),
+      toArray(),
+    );
+    try {
+      return await lastValueFrom(queued);
+    } catch (err) {
+      this.logger.warn(
+        { reason: err instanceof StageError ? "stage_failed" : "queue_failed", event_id: event.event_id, err },
+        "event rejected",
+      );
+      throw err;
+    }
+  }
+
+  /**
+   * Graceful stop: takes no new events or turns, lets running turns finish for up to `graceMs`
+   * (default `[pool] shutdown_grace_secs`), cancels the rest (their events stay unacked, so a
+   * durable bus redelivers them), then closes the bus if the broker created it.
+   */
+  stop(options: { graceMs?: number } = {}): Promise<StopResult> {
+    this.#stopping ??= this.#stop(options.graceMs ?? this.config.pool.shutdown_grace_secs * 1000);
+    return this.#stopping;
+  }
+
+  async #stop(graceMs: number): Promise<StopResult> {
+    const running = this.#inFlight.value;
+    this.#state = "stopping";
+    this.logger.info({ inFlight: running, graceMs }, "broker stopping");
+    const idle$ = this.#inFlight.pipe(filter((n) => n === 0), map(() => true));
+    const drained = await firstValueFrom(race(idle$, timer(graceMs, this.bus.scheduler).pipe(map(() => false))));
+    const abandoned = drained ? 0 : this.#inFlight.value;
+    if (!drained) this.logger.warn({ reason: "grace_expired", abandoned, graceMs }, "shutdown grace expired");
+    this.#worker?.unsubscribe();
+    if (this.#parts.ownsBus) await this.bus.close();
+    this.#state = "stopped";
+    const result = { finished: running - abandoned, abandoned };
+    this.logger.info(result, "broker stopped");
+    return result;
+  }
+
+  #consumeTurns(): Observable<never> {
+    return this.bus
+      .consume<GatewayEvent>(this.#subjects.turns, { durable: this.#subjects.turnConsumer })
+      .pipe(serializeByKey((message) => sessionKey(message.data), (message) => this.#runTurn(message)));
+  }
+
+  /** One event's whole life on the worker; settles (acks) the event unless the broker is stopping. */
+  #runTurn(message: DurableMessage<GatewayEvent>): Observable<never> {
+    return defer(() => {
+      // Stopping: leave the event unacked; unsubscribing hands it back to the bus for redelivery.
+      if (this.#state !== "running") return EMPTY;
+      const started = this.bus.scheduler.now();
+      const log = this.logger.child({ sessionKey: sessionKey(message.data), event_id: message.data.event_id });
+      this.#inFlight.next(this.#inFlight.value + 1);
+      return this.#parts.pipeline.run("beforeDispatch", message.data).pipe(
+        mergeMap((event) => {
+          const handler = this.#parts.turnHandler;
+          if (handler === undefined) throw new NoAgentError();
+          log.debug({ deliveryCount: message.deliveryCount }, "turn started");
+          return from(handler({ sessionKey: sessionKey(event), event }, { send: this.#send, scheduler: this.bus.scheduler, logger: log }));
+        }),
+        ignoreElements(),
+        tap({
+          complete: () => {
+            message.ack();
+            log.info({ durationMs: this.bus.scheduler.now() - started }, "turn complete");
+          },
+          error: (err: unknown) => {
+            message.ack();
+            log.error({ reason: failureReason(err), err, durationMs: this.bus.scheduler.now() - started }, "turn failed");
+          },
+        }),
+        // A failed turn is settled and logged above; it must never stop the worker.
+        catchError(() => EMPTY),
+        finalize(() => this.#inFlight.next(this.#inFlight.value - 1)),
+      );
+    });
+  }
+}
+
+function failureReason(err: unknown): string {
+  if (err instanceof StageError) return "stage_failed";
+  if (err instanceof NoAgentError) return "no_agent";
+  return "turn_failed";
+}

@@ -1,0 +1,77 @@
+import type { Bus } from "../bus/bus.js";
+import { MemoryBus } from "../bus/memoryBus.js";
+import { ConfigError, resolveConfig, type Config, type ConfigInput } from "../config/index.js";
+import { createLogger, resolveLogLevel, type Logger } from "../log/logger.js";
+import { Pipeline } from "../pipeline/pipeline.js";
+import { Broker, type Role } from "./broker.js";
+import type { TurnHandler } from "./turn.js";
+
+export interface BrokerOptions {
+  /** A TOML-shaped config object (validated like a config file) or the result of `resolveConfig`/`loadConfigFile`. */
+  readonly config?: ConfigInput | Config;
+  /** Your operators at the named stages. */
+  readonly pipeline?: Pipeline;
+  /** Defaults to the embedded in-process bus. */
+  readonly bus?: Bus;
+  /** Defaults to a pino logger configured by `[log]` and `LOG_LEVEL`. */
+  readonly logger?: Logger;
+  /** Default `all`: edge and worker in one process. */
+  readonly role?: Role;
+  /** Runs each turn. */
+  readonly turnHandler?: TurnHandler;
+  /** Environment for `${VAR}` expansion and `LOG_LEVEL`; defaults to `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Creates a broker from a config object. Throws `ConfigError` (every problem, one per key) when
+ * the config is invalid or asks for something this build cannot do.
+ *
+ * ```ts
+ * const broker = createBroker({ config: { delivery: { mode: "structured" } }, pipeline });
+ * await broker.start();
+ * ```
+ */
+export function createBroker(options: BrokerOptions = {}): Broker {
+  const env = options.env ?? process.env;
+  const config = resolveConfig(options.config ?? {}, { env });
+  const role = options.role ?? "all";
+  const bus = options.bus ?? embeddedBus(config, role);
+  const logger =
+    options.logger ??
+    createLogger({ level: logLevel(config, env), pretty: config.log.pretty });
+  return new Broker({
+    config,
+    bus,
+    ownsBus: options.bus === undefined,
+    logger,
+    pipeline: options.pipeline ?? new Pipeline(),
+    role,
+    turnHandler: options.turnHandler,
+  });
+}
+
+function embeddedBus(config: Config, role: Role): Bus {
+  if (config.bus.url !== undefined) {
+    throw new ConfigError([
+      { path: "bus.url", message: "a NATS bus is not available in this version of turnstream; remove bus.url to run on the embedded bus" },
+    ]);
+  }
+  if (role !== "all") {
+    throw new ConfigError([
+      {
+        path: "role",
+        message: `"${role}" needs a shared bus ([bus] url); the embedded bus runs edge and worker in one process (--role all)`,
+      },
+    ]);
+  }
+  return new MemoryBus();
+}
+
+function logLevel(config: Config, env: NodeJS.ProcessEnv) {
+  try {
+    return resolveLogLevel(config.log.level, env.LOG_LEVEL);
+  } catch (err) {
+    throw new ConfigError([{ path: "", message: err instanceof Error ? err.message : String(err) }], { cause: err });
+  }
+}

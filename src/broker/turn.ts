@@ -1,0 +1,26 @@
+import type { ObservableInput, SchedulerLike } from "rxjs";
+import type { Logger } from "pino";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { Send } from "../pipeline/send.js";
+
+/** One unit of agent work: an event, run in its session's one-at-a-time lane. */
+export interface Turn {
+  readonly sessionKey: string;
+  readonly event: GatewayEvent;
+}
+
+/** What a turn handler may use. */
+export interface TurnContext {
+  /** Posts a message through the `beforeSend` stage and the gateway; emits the receipt once acked. */
+  readonly send: Send;
+  /** The bus scheduler: the only clock a turn should read (virtual in marble tests). */
+  readonly scheduler: SchedulerLike;
+  readonly logger: Logger;
+}
+
+/**
+ * Runs a turn: asks the agent and delivers its reply through `context.send`. The returned stream
+ * completing means the turn (delivery included) is done; erroring means it failed. Values it emits
+ * are ignored. The broker holds the session's lane until then, so turns of one session never overlap.
+ */
+export type TurnHandler = (turn: Turn, context: TurnContext) => ObservableInput<unknown>;

@@ -1,0 +1,38 @@
+// The public surface of `turnstream`: create and start a broker, extend its pipeline, choose a bus.
+export { createBroker, type BrokerOptions } from "./broker/createBroker.js";
+export { Broker, type QueuedEvent, type Role, type StopResult } from "./broker/broker.js";
+export { BrokerStoppedError, NoAgentError } from "./broker/errors.js";
+export type { Turn, TurnContext, TurnHandler } from "./broker/turn.js";
+export {
+  Pipeline,
+  stageNames,
+  type StageName,
+  type StageOperator,
+  type StageValues,
+} from "./pipeline/pipeline.js";
+export { SendError, StageError } from "./pipeline/errors.js";
+export type { Send, SendReply } from "./pipeline/send.js";
+export { subjects, type Subjects } from "./pipeline/subjects.js";
+export {
+  ConfigError,
+  defaultConfig,
+  loadConfigFile,
+  maskSecrets,
+  parseConfigText,
+  resolveConfig,
+  type Config,
+  type ConfigInput,
+  type ConfigProblem,
+} from "./config/index.js";
+export {
+  MemoryBus,
+  BusClosedError,
+  BusTimeoutError,
+  ConsumerConflictError,
+  InvalidSubjectError,
+  NoRespondersError,
+  type Bus,
+  type BusMessage,
+  type DurableMessage,
+} from "./bus/index.js";
+export { createLogger, type Logger, type LogLevel } from "./log/logger.js";

@@ -1,0 +1,42 @@
+import { pino, type DestinationStream, type Level, type Logger } from "pino";
+import pretty from "pino-pretty";
+
+export type { Logger } from "pino";
+
+export const logLevels = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface LoggerOptions {
+  readonly level: LogLevel;
+  /** Human-readable lines instead of JSON (for a terminal, not for log shippers). */
+  readonly pretty?: boolean;
+  /** Where lines go; stdout by default. */
+  readonly destination?: DestinationStream;
+}
+
+/**
+ * The broker's logger: JSON lines with a stable `msg` and stable field names (`reason`,
+ * `sessionKey`, `event_id`, …), so operators and tests can grep them. `docs/logging.md` lists them.
+ */
+export function createLogger({ level, pretty: human = false, destination }: LoggerOptions): Logger {
+  const options = { name: "turnstream", level };
+  if (human) {
+    // Synchronous pretty stream rather than a transport worker: lines are never lost on exit.
+    return pino(options, pretty({ sync: true, destination: destination ?? 1, translateTime: "SYS:HH:MM:ss.l" }));
+  }
+  return destination === undefined ? pino(options) : pino(options, destination);
+}
+
+/** `LOG_LEVEL` from the environment wins over `[log] level`, so a deployment can turn on debug without editing its file. */
+export function resolveLogLevel(configured: LogLevel, envValue: string | undefined): LogLevel {
+  if (envValue === undefined || envValue.trim() === "") return configured;
+  const wanted = envValue.trim().toLowerCase();
+  if (!(logLevels as readonly string[]).includes(wanted)) {
+    throw new RangeError(
+      `LOG_LEVEL: ${JSON.stringify(envValue)} is not allowed; expected one of ${logLevels.join(", ")}`,
+    );
+  }
+  return wanted as LogLevel;
+}
+
+export type { Level };

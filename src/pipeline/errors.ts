@@ -1,0 +1,22 @@
+/** A developer's operator failed inside a pipeline stage; `cause` holds what it threw. */
+export class StageError extends Error {
+  override readonly name = "StageError";
+  constructor(
+    readonly stage: string,
+    options?: ErrorOptions,
+  ) {
+    super(`pipeline stage ${stage} failed`, options);
+  }
+}
+
+/** The gateway did not post a message (it answered with a failure or was not reachable). */
+export class SendError extends Error {
+  override readonly name = "SendError";
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,55 @@
+import { catchError, concatMap, map, throwError, type Observable } from "rxjs";
+import { z } from "zod";
+import type { Bus } from "../bus/bus.js";
+import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
+import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import { SendError } from "./errors.js";
+import type { Pipeline } from "./pipeline.js";
+import type { Subjects } from "./subjects.js";
+
+/** What an edge answers on a send subject after the gateway acked (or refused) the message. */
+export type SendReply = z.infer<typeof sendReplySchema>;
+
+export const sendReplySchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), messageId: z.string() }),
+  z.object({ ok: z.literal(false), code: z.string(), error: z.string() }),
+]);
+
+export interface SenderOptions {
+  readonly bus: Bus;
+  readonly subjects: Subjects;
+  readonly pipeline: Pipeline;
+  /** How long to wait for the edge's answer; longer than the gateway ack timeout it waits for. */
+  readonly timeoutMs: number;
+}
+
+/** Sends one message: emits its receipt, or nothing when a `beforeSend` operator dropped it. */
+export type Send = (message: OutboundMessage) => Observable<SendReceipt>;
+
+/**
+ * A send runs the `beforeSend` stage, then asks whichever edge serves the platform to post each
+ * resulting message, one after another, and fails with `SendError` when any is not posted.
+ */
+export function createSender({ bus, subjects, pipeline, timeoutMs }: SenderOptions): Send {
+  const sendOne = (message: OutboundMessage): Observable<SendReceipt> =>
+    bus.request<OutboundMessage, unknown>(subjects.send(message.platform), message, { timeoutMs }).pipe(
+      map((raw) => {
+        const reply = sendReplySchema.safeParse(raw);
+        if (!reply.success) throw new SendError("bad_reply", "the edge answered a send with a malformed reply");
+        if (!reply.data.ok) throw new SendError(reply.data.code, reply.data.error);
+        return { messageId: reply.data.messageId };
+      }),
+      catchError((err: unknown) => throwError(() => asSendError(err, message.platform))),
+    );
+  return (message) => pipeline.run("beforeSend", message).pipe(concatMap(sendOne));
+}
+
+function asSendError(err: unknown, platform: string): unknown {
+  if (err instanceof NoRespondersError) {
+    return new SendError("no_gateway", `no gateway connection serves platform ${platform}`, { cause: err });
+  }
+  if (err instanceof BusTimeoutError) {
+    return new SendError("timeout", `no answer from the edge for platform ${platform}`, { cause: err });
+  }
+  return err;
+}
