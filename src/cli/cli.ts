@@ -1,0 +1,65 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ConfigError } from "../config/index.js";
+import { checkConfigCommand } from "./commands/checkConfig.js";
+import { runCommand } from "./commands/run.js";
+import { UsageError, type CliIo } from "./io.js";
+import { mainUsage } from "./usage.js";
+import { packageVersion } from "./version.js";
+
+export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
+
+/**
+ * Runs one CLI invocation and resolves with its exit code. Errors a user can cause (bad flags,
+ * a missing file, bad TOML, a bad value) print one line per problem and exit 2, never a stack.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "run":
+        return await runCommand(rest, io);
+      case "check-config":
+        return await checkConfigCommand(rest, io);
+      case "help":
+      case "-h":
+      case "--help":
+        io.stdout(`${mainUsage}\n`);
+        return exitCodes.ok;
+      case "-V":
+      case "--version":
+        io.stdout(`${packageVersion()}\n`);
+        return exitCodes.ok;
+      case undefined:
+        io.stderr(`${mainUsage}\n`);
+        return exitCodes.usage;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; run "turnstream --help"`);
+    }
+  } catch (err) {
+    return reportError(err, io);
+  }
+}
+
+function reportError(err: unknown, io: CliIo): number {
+  if (err instanceof ConfigError) {
+    const where = err.source === undefined ? "" : `${err.source}: `;
+    for (const line of err.lines()) io.stderr(`turnstream: ${where}${line}\n`);
+    return exitCodes.usage;
+  }
+  if (err instanceof UsageError) {
+    io.stderr(`turnstream: ${err.message}\n`);
+    return exitCodes.usage;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr(`turnstream: ${message}\n`);
+  return exitCodes.failure;
+}
+
+/** `parseArgs` (strict unless told otherwise) with its errors turned into one-line usage errors. */
+export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config); // strict by default
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err), { cause: err });
+  }
+}

@@ -1,0 +1,32 @@
+export const mainUsage = `turnstream — a broker between chat gateways and ACP agents that replies in deliberate beats
+
+Usage:
+  turnstream run [--config FILE] [--role all|edge|worker]
+  turnstream check-config [--json] FILE
+  turnstream --help | --version
+
+Commands:
+  run            Start the broker. Without --config it runs on the embedded defaults
+                 (in-process bus, no gateway). Stops gracefully on SIGINT/SIGTERM.
+  check-config   Validate FILE and print the resolved config with secrets masked,
+                 or one line per problem.
+
+Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad config.
+Docs: docs/config-reference.md, docs/operators.md`;
+
+export const runUsage = `Usage: turnstream run [--config FILE] [--role all|edge|worker]
+
+  -c, --config FILE   TOML config (OpenAB-compatible sections); defaults when omitted
+      --role ROLE     all (default): edge and worker in one process;
+                      edge / worker: one half, for scaling out over a NATS bus
+  -h, --help          This help
+
+Logs JSON lines to stdout (set [log] pretty = true for a terminal); LOG_LEVEL overrides [log] level.
+SIGINT/SIGTERM: stop taking events, let running turns finish ([pool] shutdown_grace_secs), exit 0.`;
+
+export const checkConfigUsage = `Usage: turnstream check-config [--json] FILE
+
+  --json       Print the resolved config as JSON instead of TOML
+  -h, --help   This help
+
+Exit 0 and the resolved config (secrets masked) when FILE is valid; exit 2 and one line per problem otherwise.`;
