@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+
+describe("docs/operators.md", () => {
+  const guide = read("docs/operators.md");
+
+  // The guide shows these files; the suite runs them. This keeps the two from drifting apart.
+  for (const example of [
+    "docs/examples/keywordFilter.ts",
+    "docs/examples/keywordFilter.marble.test.ts",
+    "docs/examples/floodGuard.ts",
+    "docs/examples/floodGuard.marble.test.ts",
+  ]) {
+    it(`shows ${example} verbatim`, () => {
+      expect(guide).toContain(read(example).trimEnd());
+    });
+  }
+
+  it("lists every public export of turnstream/operators", async () => {
+    const operators = await import("../../operators/index.js");
+    for (const name of Object.keys(operators)) expect(guide).toContain(`\`${name}(`);
+  });
+});
