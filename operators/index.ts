@@ -11,3 +11,20 @@ export type {
   GatewaySender,
 } from "./ingress/gatewayEvent.js";
 export type { OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
+export type {
+  AgentEvent,
+  AgentTextEvent,
+  AgentThoughtEvent,
+  ConfigUpdateEvent,
+  OpenabMessageEvent,
+  PlanEntry,
+  PlanEvent,
+  SessionResetEvent,
+  TokenUsage,
+  ToolDoneEvent,
+  ToolStartEvent,
+  ToolStatus,
+  ToolUpdateEvent,
+  TurnEndEvent,
+  UnknownUpdateEvent,
+} from "./delivery/agentEvent.js";

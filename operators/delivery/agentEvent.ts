@@ -1,0 +1,107 @@
+/**
+ * What an agent did during one prompt turn, in wire order: the typed form of its
+ * `session/update` notifications, closed by `end` (or an error).
+ */
+export type AgentEvent =
+  | AgentTextEvent
+  | AgentThoughtEvent
+  | ToolStartEvent
+  | ToolUpdateEvent
+  | ToolDoneEvent
+  | PlanEvent
+  | ConfigUpdateEvent
+  | OpenabMessageEvent
+  | UnknownUpdateEvent
+  | SessionResetEvent
+  | TurnEndEvent;
+
+/** `agent_message_chunk` with text. Chunks with the same `messageId` form one message. */
+export interface AgentTextEvent {
+  readonly type: "text";
+  readonly text: string;
+  readonly messageId?: string;
+}
+
+/** `agent_thought_chunk` with text. */
+export interface AgentThoughtEvent {
+  readonly type: "thought";
+  readonly text: string;
+}
+
+export type ToolStatus = "pending" | "in_progress" | "completed" | "failed";
+
+/** `tool_call` (also a repeated one for the same id: upsert by `id`). */
+export interface ToolStartEvent {
+  readonly type: "tool_start";
+  readonly id: string;
+  readonly title: string;
+  readonly kind?: string;
+  readonly status?: ToolStatus;
+}
+
+/** `tool_call_update` that does not finish the tool. */
+export interface ToolUpdateEvent {
+  readonly type: "tool_update";
+  readonly id: string;
+  readonly title?: string;
+  readonly status?: ToolStatus;
+}
+
+/** `tool_call_update` with status `completed` or `failed`. */
+export interface ToolDoneEvent {
+  readonly type: "tool_done";
+  readonly id: string;
+  readonly title?: string;
+  readonly status: "completed" | "failed";
+}
+
+export interface PlanEntry {
+  readonly content: string;
+  readonly priority: string;
+  readonly status: string;
+}
+
+/** `plan`: replaces the whole plan. */
+export interface PlanEvent {
+  readonly type: "plan";
+  readonly entries: readonly PlanEntry[];
+}
+
+/** `config_option_update`: the session's full set of config options. */
+export interface ConfigUpdateEvent {
+  readonly type: "config_update";
+  readonly configOptions: readonly unknown[];
+}
+
+/** OpenAB's `openab_message` extension: one bubble, decided now (sequential delivery). */
+export interface OpenabMessageEvent {
+  readonly type: "openab_message";
+  readonly id: string;
+  readonly text: string;
+}
+
+/** Any other update, or a known one in a shape turnstream does not model: kept, never dropped. */
+export interface UnknownUpdateEvent {
+  readonly type: "unknown";
+  readonly sessionUpdate: string;
+  readonly raw: unknown;
+}
+
+/** The turn runs on a fresh session because the previous one was lost; delivery shows a notice. */
+export interface SessionResetEvent {
+  readonly type: "session_reset";
+}
+
+export interface TokenUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+}
+
+/** The agent answered `session/prompt`: the turn is over. Always the last event. */
+export interface TurnEndEvent {
+  readonly type: "end";
+  /** `end_turn`, `max_tokens`, `max_turn_requests`, `refusal`, `cancelled` (or an agent's own). */
+  readonly stopReason: string;
+  readonly usage?: TokenUsage;
+}

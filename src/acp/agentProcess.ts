@@ -1,0 +1,108 @@
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import type { Logger } from "pino";
+import type { AgentConfig } from "../config/index.js";
+import { agentEnvironment, sanitizeLogLine } from "./agentEnvironment.js";
+import { AgentSpawnError } from "./errors.js";
+import { LineSplitter } from "./lineSplitter.js";
+
+export interface AgentExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface SpawnAgentOptions {
+  /** The broker's environment: source of HOME/PATH/USER and `inherit_env`. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly logger: Logger;
+  /** SIGTERM → SIGKILL delay (default 1.5 s, as OpenAB). */
+  readonly killAfterMs?: number;
+}
+
+const stderrLineBytes = 64 * 1024;
+
+/**
+ * One agent child process in its own process group, so teardown reaches everything it started.
+ * stderr lines are logged at warn, sanitized; stdout and stdin belong to the JSON-RPC connection.
+ */
+export class AgentProcess {
+  readonly pid: number;
+  readonly stdout: Readable;
+  readonly stdin: Writable;
+  /** Resolves when the process has exited (never rejects). */
+  readonly exited: Promise<AgentExit>;
+  readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
+  readonly #killAfterMs: number;
+  #exit: AgentExit | undefined;
+  #terminating: Promise<AgentExit> | undefined;
+
+  private constructor(child: ChildProcessByStdio<Writable, Readable, Readable>, pid: number, options: SpawnAgentOptions, command: string) {
+    this.#child = child;
+    this.pid = pid;
+    this.stdout = child.stdout;
+    this.stdin = child.stdin;
+    this.#killAfterMs = options.killAfterMs ?? 1_500;
+    const log = options.logger.child({ agentPid: pid });
+    this.exited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.#exit = { code, signal };
+        log.info({ code, signal }, "agent exited");
+        resolve(this.#exit);
+      });
+    });
+    const splitter = new LineSplitter(stderrLineBytes);
+    const logLine = (piece: ReturnType<LineSplitter["push"]>[number]) => {
+      const line = piece.kind === "line" ? sanitizeLogLine(piece.line) : `<${piece.bytes} bytes dropped>`;
+      if (line.trim() !== "") log.warn({ command, line }, "agent stderr");
+    };
+    child.stderr.on("data", (chunk: Buffer) => splitter.push(chunk).forEach(logLine));
+    child.stderr.once("end", () => {
+      const last = splitter.end();
+      if (last !== undefined) logLine(last);
+    });
+  }
+
+  /** Starts `[agent] command args` in `working_dir`; rejects with `AgentSpawnError` when it cannot start. */
+  static start(agent: AgentConfig, options: SpawnAgentOptions): Promise<AgentProcess> {
+    const child = spawn(agent.command, agent.args, {
+      cwd: agent.working_dir,
+      env: agentEnvironment(agent, options.env),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true, // own process group: SIGTERM/SIGKILL reach the agent's children too
+    });
+    return new Promise((resolve, reject) => {
+      child.once("error", (err) => reject(new AgentSpawnError(agent.command, { cause: err })));
+      child.once("spawn", () => {
+        options.logger.info({ agentPid: child.pid, command: agent.command }, "agent started");
+        resolve(new AgentProcess(child, child.pid as number, options, agent.command));
+      });
+    });
+  }
+
+  get alive(): boolean {
+    return this.#exit === undefined;
+  }
+
+  /** SIGTERM to the process group, SIGKILL to the group once the agent exits or `killAfterMs` passes. Idempotent. */
+  terminate(): Promise<AgentExit> {
+    this.#terminating ??= (async () => {
+      this.#child.stdin.end();
+      this.#signalGroup("SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.exited, new Promise((resolve) => (timer = setTimeout(resolve, this.#killAfterMs)))]);
+      clearTimeout(timer);
+      // Also reaps anything the agent left behind in its group.
+      this.#signalGroup("SIGKILL");
+      return this.exited;
+    })();
+    return this.#terminating;
+  }
+
+  #signalGroup(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+}

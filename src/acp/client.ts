@@ -1,0 +1,273 @@
+import { Observable, type Subscriber } from "rxjs";
+import { z } from "zod";
+import type { Logger } from "pino";
+import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
+import type { AgentConfig } from "../config/index.js";
+import { AgentProcess } from "./agentProcess.js";
+import { JsonRpcConnection } from "./connection.js";
+import { AcpProtocolError, AgentDiedError, AgentExitedError, HardTimeoutError } from "./errors.js";
+import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
+import { choosePermission, permissionRequestParams } from "./permission.js";
+import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
+
+/** An ACP content block as sent in a prompt. */
+export type ContentBlock =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly mimeType: string; readonly data: string };
+
+export interface AcpClientOptions {
+  readonly agent: AgentConfig;
+  /** The broker's environment (for the agent's HOME/PATH/USER and `inherit_env`). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly logger: Logger;
+  readonly clientVersion?: string;
+  /** Per-method request timeouts (defaults: session/new 120 s, others 30 s). */
+  readonly timeouts?: { readonly sessionNewMs?: number; readonly requestMs?: number };
+  /** SIGTERM → SIGKILL delay on close (default 1.5 s). */
+  readonly killAfterMs?: number;
+}
+
+export interface PromptOptions {
+  /** `[pool] prompt_hard_timeout_secs`: past it the turn is cancelled. */
+  readonly hardTimeoutMs: number;
+  /** `[pool] hung_grace_secs`: how long a cancelled hung turn may take to answer before the agent is killed. */
+  readonly hungGraceMs: number;
+  /** `[pool] liveness_check_secs`: how often a running turn checks that the agent is alive. */
+  readonly livenessMs: number;
+}
+
+export interface SessionInfo {
+  readonly sessionId: string;
+  readonly configOptions: readonly unknown[];
+}
+
+const initializeResult = z.looseObject({
+  protocolVersion: z.number(),
+  agentCapabilities: z.looseObject({ loadSession: z.boolean().optional() }).optional(),
+  agentInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
+});
+const newSessionResult = z.looseObject({ sessionId: z.string().min(1), configOptions: z.array(z.unknown()).optional() });
+const promptResult = z.looseObject({
+  stopReason: z.string(),
+  usage: z.looseObject({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), totalTokens: z.number().optional() }).nullish(),
+});
+
+/**
+ * The client side of ACP v1 for one agent process: initialize, sessions, prompt turns as
+ * Observables of typed events in wire order, and OpenAB's answers to the agent's requests
+ * (permission auto-answer; -32601 for fs/terminal/anything unadvertised).
+ */
+export class AcpClient {
+  readonly process: AgentProcess;
+  readonly agentName: string;
+  readonly supportsLoadSession: boolean;
+  readonly #connection: JsonRpcConnection;
+  readonly #logger: Logger;
+  readonly #sessionNewMs: number;
+  readonly #requestMs: number;
+  readonly #turns = new Map<string, { subscriber: Subscriber<AgentEvent>; cancelled: boolean }>();
+  readonly #replaying = new Set<string>();
+  readonly #refusedMethods = new Set<string>();
+
+  private constructor(process: AgentProcess, connection: JsonRpcConnection, init: z.infer<typeof initializeResult>, options: AcpClientOptions, logger: Logger) {
+    this.process = process;
+    this.#connection = connection;
+    this.#logger = logger;
+    this.#sessionNewMs = options.timeouts?.sessionNewMs ?? 120_000;
+    this.#requestMs = options.timeouts?.requestMs ?? 30_000;
+    this.agentName = init.agentInfo?.name ?? options.agent.command;
+    this.supportsLoadSession = init.agentCapabilities?.loadSession === true;
+  }
+
+  /** Spawns the agent and runs `initialize`. On failure the process is terminated before rejecting. */
+  static async start(options: AcpClientOptions): Promise<AcpClient> {
+    const agentProcess = await AgentProcess.start(options.agent, { env: options.env, logger: options.logger, killAfterMs: options.killAfterMs });
+    const logger = options.logger.child({ agentPid: agentProcess.pid });
+    let client: AcpClient | undefined;
+    const connection = new JsonRpcConnection({
+      input: agentProcess.stdout,
+      output: agentProcess.stdin,
+      logger,
+      onRequest: (method, params) => {
+        if (client === undefined) throw new RpcError(rpcErrorCodes.methodNotFound, "Method not found", { method });
+        return client.#answerAgent(method, params);
+      },
+    });
+    try {
+      const raw = await connection.request(
+        "initialize",
+        {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+          clientInfo: { name: "turnstream", version: options.clientVersion ?? "0.0.0" },
+        },
+        options.timeouts?.requestMs ?? 30_000,
+      );
+      const init = initializeResult.safeParse(raw);
+      if (!init.success) throw new AcpProtocolError("initialize", "a malformed result");
+      if (init.data.protocolVersion !== 1) throw new AcpProtocolError("initialize", `protocol version ${init.data.protocolVersion}`);
+      client = new AcpClient(agentProcess, connection, init.data, options, logger);
+      const ready = client;
+      connection.notifications.subscribe((notification) => ready.#route(notification.method, notification.params));
+      logger.info({ agent: client.agentName, loadSession: client.supportsLoadSession }, "agent initialized");
+      return client;
+    } catch (err) {
+      connection.close();
+      await agentProcess.terminate();
+      throw await withExitStatus(err, agentProcess);
+    }
+  }
+
+  get alive(): boolean {
+    return this.process.alive && !this.#connection.isClosed;
+  }
+
+  async newSession(cwd: string): Promise<SessionInfo> {
+    const raw = await this.#request("session/new", { cwd, mcpServers: [] }, this.#sessionNewMs);
+    const parsed = newSessionResult.safeParse(raw);
+    if (!parsed.success) throw new AcpProtocolError("session/new", "no sessionId");
+    return { sessionId: parsed.data.sessionId, configOptions: parsed.data.configOptions ?? [] };
+  }
+
+  /** `session/load`; the history the agent replays meanwhile is not part of any turn and is discarded. */
+  async loadSession(sessionId: string, cwd: string): Promise<void> {
+    this.#replaying.add(sessionId);
+    try {
+      await this.#request("session/load", { sessionId, cwd, mcpServers: [] }, this.#sessionNewMs);
+    } finally {
+      this.#replaying.delete(sessionId);
+    }
+  }
+
+  setConfigOption(sessionId: string, configId: string, value: string): Promise<unknown> {
+    return this.#request("session/set_config_option", { sessionId, configId, value }, this.#requestMs);
+  }
+
+  /** Sends the `session/cancel` notification; the running turn ends when the agent answers its prompt. */
+  cancel(sessionId: string): void {
+    const turn = this.#turns.get(sessionId);
+    if (turn !== undefined) turn.cancelled = true;
+    this.#connection.notify("session/cancel", { sessionId });
+  }
+
+  /**
+   * One prompt turn: every `session/update` of the session as a typed event in wire order, then
+   * `end` with the stop reason and usage, then completion. Errors with `AcpRequestError` (the
+   * agent answered with an error), `AgentExitedError`/`AgentDiedError` (the process went away) or
+   * `HardTimeoutError` (cancelled after `hardTimeoutMs`; killed if it did not answer within
+   * `hungGraceMs`). Unsubscribing early cancels the turn.
+   */
+  prompt(sessionId: string, prompt: readonly ContentBlock[], options: PromptOptions): Observable<AgentEvent> {
+    return new Observable<AgentEvent>((subscriber) => {
+      if (this.#turns.has(sessionId)) {
+        subscriber.error(new Error(`a turn is already running on session ${sessionId}`));
+        return;
+      }
+      const turn = { subscriber, cancelled: false };
+      this.#turns.set(sessionId, turn);
+      let settled = false;
+      let timedOut = false;
+      const timers: NodeJS.Timeout[] = [];
+      const settle = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        timers.forEach(clearTimeout); // clears the liveness interval too (one Timeout class in Node)
+        if (this.#turns.get(sessionId) === turn) this.#turns.delete(sessionId);
+        return true;
+      };
+      const fail = (err: unknown) => {
+        if (settle()) void withExitStatus(err, this.process).then((e) => subscriber.error(e));
+      };
+
+      this.#connection.request("session/prompt", { sessionId, prompt }).then((raw) => {
+        if (timedOut) return fail(new HardTimeoutError(options.hardTimeoutMs));
+        const result = promptResult.safeParse(raw);
+        if (!result.success) return fail(new AcpProtocolError("session/prompt", "a malformed result"));
+        if (!settle()) return;
+        const usage = result.data.usage ?? undefined;
+        subscriber.next(usage === undefined ? { type: "end", stopReason: result.data.stopReason } : { type: "end", stopReason: result.data.stopReason, usage: usage as TokenUsage });
+        subscriber.complete();
+      }, fail);
+
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          this.#logger.warn({ reason: "hard_timeout", sessionId, hardTimeoutMs: options.hardTimeoutMs }, "turn exceeded hard timeout");
+          this.cancel(sessionId);
+          timers.push(
+            setTimeout(() => {
+              this.#logger.warn({ reason: "hung", sessionId, hungGraceMs: options.hungGraceMs }, "force-evicting hung session");
+              fail(new HardTimeoutError(options.hardTimeoutMs));
+              void this.close();
+            }, options.hungGraceMs),
+          );
+        }, options.hardTimeoutMs),
+        setInterval(() => {
+          if (!this.alive) fail(new AgentDiedError());
+        }, options.livenessMs),
+      );
+
+      return () => {
+        if (settle()) this.cancel(sessionId);
+      };
+    });
+  }
+
+  /** Terminates the agent process (SIGTERM, then SIGKILL) and fails whatever still waits on it. */
+  async close(): Promise<void> {
+    this.#connection.close();
+    await this.process.terminate();
+  }
+
+  #route(method: string, params: unknown): void {
+    if (method !== "session/update") {
+      this.#logger.debug({ method }, "agent notification ignored");
+      return;
+    }
+    const parsed = sessionUpdateParams.safeParse(params);
+    if (!parsed.success) {
+      this.#logger.warn({ reason: "bad_session_update" }, "agent notification ignored");
+      return;
+    }
+    const { sessionId, update } = parsed.data;
+    if (this.#replaying.has(sessionId)) return;
+    const turn = this.#turns.get(sessionId);
+    if (turn === undefined) {
+      this.#logger.debug({ sessionId, sessionUpdate: update.sessionUpdate }, "session update outside a turn");
+      return;
+    }
+    const event = classifyUpdate(update);
+    if (event !== undefined) turn.subscriber.next(event);
+  }
+
+  #answerAgent(method: string, params: unknown): unknown {
+    if (method === "session/request_permission") {
+      const request = permissionRequestParams.safeParse(params);
+      if (!request.success) throw new RpcError(rpcErrorCodes.invalidParams, "Invalid params");
+      const cancelled = request.data.sessionId !== undefined && this.#turns.get(request.data.sessionId)?.cancelled === true;
+      const outcome = cancelled ? ({ outcome: "cancelled" } as const) : choosePermission(request.data.options);
+      this.#logger.info({ title: request.data.toolCall?.title ?? undefined, outcome }, "auto-respond permission");
+      return { outcome };
+    }
+    if (!this.#refusedMethods.has(method)) {
+      this.#refusedMethods.add(method);
+      this.#logger.warn({ reason: "method_not_found", method }, "agent request refused");
+    }
+    throw new RpcError(rpcErrorCodes.methodNotFound, "Method not found", { method });
+  }
+
+  #request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    return this.#connection.request(method, params, timeoutMs).catch(async (err: unknown) => {
+      throw await withExitStatus(err, this.process);
+    });
+  }
+}
+
+/** Replaces a bare `AgentExitedError` with one that carries the exit code, once the process reports it. */
+async function withExitStatus(err: unknown, agentProcess: AgentProcess): Promise<unknown> {
+  if (!(err instanceof AgentExitedError) || err.exitCode !== null || err.signal !== null) return err;
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([agentProcess.exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 500)))]);
+  clearTimeout(timer);
+  return exit === undefined ? err : new AgentExitedError(exit.code, exit.signal, { cause: err });
+}

@@ -1,0 +1,98 @@
+/** The agent answered a request with a JSON-RPC error. */
+export class AcpRequestError extends Error {
+  override readonly name = "AcpRequestError";
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    readonly rpcMessage: string,
+    readonly data?: unknown,
+    options?: ErrorOptions,
+  ) {
+    super(`JSON-RPC error ${code}: ${rpcMessage}${detail(data)}`, options);
+  }
+}
+
+/** `— <data.message>` when the error carries one, as OpenAB displays it. */
+function detail(data: unknown): string {
+  if (typeof data === "object" && data !== null && "message" in data && typeof data.message === "string") {
+    return ` — ${data.message}`;
+  }
+  return "";
+}
+
+/** A request got no answer within its per-method timeout. */
+export class AcpTimeoutError extends Error {
+  override readonly name = "AcpTimeoutError";
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(`agent did not answer ${method} within ${timeoutMs} ms`, options);
+  }
+}
+
+/** The agent's stdout ended (it exited or closed it) while a request or turn was waiting. */
+export class AgentExitedError extends Error {
+  override readonly name = "AgentExitedError";
+  constructor(
+    readonly exitCode: number | null = null,
+    readonly signal: string | null = null,
+    options?: ErrorOptions,
+  ) {
+    super("Agent process exited unexpectedly", options);
+  }
+}
+
+/** The liveness check found the agent process gone while a turn was running. */
+export class AgentDiedError extends Error {
+  override readonly name = "AgentDiedError";
+  constructor(options?: ErrorOptions) {
+    super("Agent process died", options);
+  }
+}
+
+/** A prompt ran past `[pool] prompt_hard_timeout_secs`. */
+export class HardTimeoutError extends Error {
+  override readonly name = "HardTimeoutError";
+  constructor(
+    readonly timeoutMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(`Agent exceeded hard timeout (${Math.round(timeoutMs / 1000)}s)`, options);
+  }
+}
+
+/** The agent command could not be started (not found, not executable, bad working dir). */
+export class AgentSpawnError extends Error {
+  override readonly name = "AgentSpawnError";
+  constructor(
+    readonly command: string,
+    options?: ErrorOptions,
+  ) {
+    super(`cannot start agent ${JSON.stringify(command)}`, options);
+  }
+}
+
+/** Every session slot is busy and none can be evicted. */
+export class PoolExhaustedError extends Error {
+  override readonly name = "PoolExhaustedError";
+  constructor(
+    readonly maxSessions: number,
+    options?: ErrorOptions,
+  ) {
+    super(`pool exhausted (${maxSessions} sessions)`, options);
+  }
+}
+
+/** The agent answered in a shape ACP does not allow (a missing sessionId, an unsupported protocol version). */
+export class AcpProtocolError extends Error {
+  override readonly name = "AcpProtocolError";
+  constructor(
+    readonly method: string,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`agent answered ${method} with ${detail}`, options);
+  }
+}

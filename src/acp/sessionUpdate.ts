@@ -1,0 +1,74 @@
+import { z } from "zod";
+import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
+
+const textContent = z.looseObject({ type: z.literal("text"), text: z.string() });
+const toolStatus = z.enum(["pending", "in_progress", "completed", "failed"]);
+
+const textChunk = z.looseObject({ content: textContent, messageId: z.string().nullish() });
+const toolCall = z.looseObject({ toolCallId: z.string(), title: z.string(), kind: z.string().optional(), status: toolStatus.optional() });
+const toolCallUpdate = z.looseObject({ toolCallId: z.string(), title: z.string().nullish(), status: toolStatus.nullish() });
+const plan = z.looseObject({
+  entries: z.array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string() })),
+});
+const configUpdate = z.looseObject({ configOptions: z.array(z.unknown()) });
+// `id` is for log correlation only: a bubble with text is never lost to a malformed id.
+const openabMessage = z.looseObject({ id: z.unknown().optional(), content: z.looseObject({ text: z.string() }) });
+
+/** `params` of a `session/update` notification. */
+export const sessionUpdateParams = z.looseObject({
+  sessionId: z.string(),
+  update: z.looseObject({ sessionUpdate: z.string() }),
+});
+
+/**
+ * The typed event for one `update`, or `undefined` for an `openab_message` without text (as
+ * OpenAB: no text, no bubble). Anything unknown or malformed becomes `unknown` — never dropped.
+ */
+export function classifyUpdate(update: { readonly sessionUpdate: string } & Record<string, unknown>): AgentEvent | undefined {
+  const unknown = (): AgentEvent => ({ type: "unknown", sessionUpdate: update.sessionUpdate, raw: update });
+  switch (update.sessionUpdate) {
+    case "agent_message_chunk": {
+      const chunk = textChunk.safeParse(update);
+      if (!chunk.success) return unknown();
+      const { text } = chunk.data.content;
+      const messageId = chunk.data.messageId ?? undefined;
+      return messageId === undefined ? { type: "text", text } : { type: "text", text, messageId };
+    }
+    case "agent_thought_chunk": {
+      const chunk = textChunk.safeParse(update);
+      return chunk.success ? { type: "thought", text: chunk.data.content.text } : unknown();
+    }
+    case "tool_call": {
+      const call = toolCall.safeParse(update);
+      if (!call.success) return unknown();
+      const { toolCallId: id, title, kind, status } = call.data;
+      return { type: "tool_start", id, title, ...(kind === undefined ? {} : { kind }), ...(status === undefined ? {} : { status }) };
+    }
+    case "tool_call_update": {
+      const call = toolCallUpdate.safeParse(update);
+      if (!call.success) return unknown();
+      const { toolCallId: id, status } = call.data;
+      const title = call.data.title ?? undefined;
+      if (status === "completed" || status === "failed") {
+        return { type: "tool_done", id, status, ...(title === undefined ? {} : { title }) };
+      }
+      return { type: "tool_update", id, ...(title === undefined ? {} : { title }), ...(status == null ? {} : { status }) };
+    }
+    case "plan": {
+      const parsed = plan.safeParse(update);
+      return parsed.success ? { type: "plan", entries: parsed.data.entries } : unknown();
+    }
+    case "config_option_update": {
+      const parsed = configUpdate.safeParse(update);
+      return parsed.success ? { type: "config_update", configOptions: parsed.data.configOptions } : unknown();
+    }
+    case "openab_message": {
+      const parsed = openabMessage.safeParse(update);
+      if (!parsed.success) return undefined;
+      const { id } = parsed.data;
+      return { type: "openab_message", id: typeof id === "string" ? id : "", text: parsed.data.content.text };
+    }
+    default:
+      return unknown();
+  }
+}

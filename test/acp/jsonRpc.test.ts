@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { parseFrame, RpcError, rpcErrorCodes } from "../../src/acp/jsonRpc.js";
+
+const frame = (value: unknown) => parseFrame(JSON.stringify(value));
+
+describe("parseFrame", () => {
+  describe("requests (method and id)", () => {
+    it("classifies a request with an integer id", () => {
+      expect(frame({ jsonrpc: "2.0", id: 7, method: "session/request_permission", params: { sessionId: "s" } })).toEqual({
+        kind: "request",
+        id: 7,
+        method: "session/request_permission",
+        params: { sessionId: "s" },
+      });
+    });
+
+    it("keeps a string id as a string and an id of 0 as a request", () => {
+      expect(frame({ jsonrpc: "2.0", id: "req-1", method: "fs/read_text_file", params: {} })).toMatchObject({ kind: "request", id: "req-1" });
+      expect(frame({ jsonrpc: "2.0", id: 0, method: "m" })).toMatchObject({ kind: "request", id: 0 });
+    });
+
+    it("gives params undefined when the request has none", () => {
+      expect(frame({ jsonrpc: "2.0", id: 1, method: "m" })).toEqual({ kind: "request", id: 1, method: "m", params: undefined });
+    });
+  });
+
+  describe("notifications (method, no id)", () => {
+    it("classifies a frame without id as a notification", () => {
+      const update = { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } } };
+      expect(frame({ jsonrpc: "2.0", method: "session/update", params: update })).toEqual({
+        kind: "notification",
+        method: "session/update",
+        params: update,
+      });
+    });
+
+    it("classifies a frame with id null and a method as a notification (never answered)", () => {
+      expect(frame({ jsonrpc: "2.0", id: null, method: "session/update", params: { x: 1 } })).toEqual({
+        kind: "notification",
+        method: "session/update",
+        params: { x: 1 },
+      });
+    });
+  });
+
+  describe("responses", () => {
+    it("classifies a result", () => {
+      expect(frame({ jsonrpc: "2.0", id: 3, result: { stopReason: "end_turn" } })).toEqual({
+        kind: "result",
+        id: 3,
+        result: { stopReason: "end_turn" },
+      });
+    });
+
+    it("classifies `result: null` as a result (not as a malformed frame)", () => {
+      expect(parseFrame('{"jsonrpc":"2.0","id":4,"result":null}')).toEqual({ kind: "result", id: 4, result: null });
+    });
+
+    it("classifies falsy results (0, false, empty string) as results", () => {
+      expect(frame({ jsonrpc: "2.0", id: 1, result: 0 })).toEqual({ kind: "result", id: 1, result: 0 });
+      expect(frame({ jsonrpc: "2.0", id: 1, result: false })).toEqual({ kind: "result", id: 1, result: false });
+      expect(frame({ jsonrpc: "2.0", id: 1, result: "" })).toEqual({ kind: "result", id: 1, result: "" });
+    });
+
+    it("classifies an error with its id, code, message and data", () => {
+      const error = { code: -32000, message: "simulated agent failure", data: { message: "upstream 503" } };
+      expect(frame({ jsonrpc: "2.0", id: 5, error })).toEqual({ kind: "error", id: 5, error });
+    });
+
+    it("classifies an error with `id: null` (as the ACP SDK writes for a parse error)", () => {
+      expect(parseFrame('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}')).toEqual({
+        kind: "error",
+        id: null,
+        error: { code: -32700, message: "Parse error" },
+      });
+    });
+
+    it("classifies an error without any id as an error with id null", () => {
+      expect(frame({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request" } })).toEqual({
+        kind: "error",
+        id: null,
+        error: { code: -32600, message: "Invalid request" },
+      });
+    });
+
+    it("keeps unknown fields of the error object", () => {
+      const parsed = frame({ jsonrpc: "2.0", id: 1, error: { code: 1, message: "m", extra: true } });
+      expect(parsed).toEqual({ kind: "error", id: 1, error: { code: 1, message: "m", extra: true } });
+    });
+  });
+
+  describe("lines that are not JSON", () => {
+    it.each([
+      ["a log line", "Starting server on port 3000..."],
+      ["an empty line", ""],
+      ["truncated JSON", '{"jsonrpc":"2.0","id":1,"res'],
+      ["an ANSI-coloured banner", "\u001b[32mready\u001b[0m"],
+    ])("returns not_json for %s", (_name, line) => {
+      expect(parseFrame(line)).toBe("not_json");
+    });
+  });
+
+  describe("JSON that is not JSON-RPC 2.0", () => {
+    it.each([
+      ["an array (a batch)", [{ jsonrpc: "2.0", id: 1, method: "m" }]],
+      ["an empty array", []],
+      ["a number", 42],
+      ["a string", "hello"],
+      ["null", null],
+      ["an object without jsonrpc", { id: 1, method: "m" }],
+      ['jsonrpc "1.0"', { jsonrpc: "1.0", id: 1, method: "m" }],
+      ["jsonrpc as the number 2", { jsonrpc: 2, id: 1, method: "m" }],
+      ["neither method nor result nor error", { jsonrpc: "2.0", id: 1 }],
+      ["only jsonrpc", { jsonrpc: "2.0" }],
+      ["a result with id null", { jsonrpc: "2.0", id: null, result: {} }],
+      ["a result without id", { jsonrpc: "2.0", result: {} }],
+      ["a non-string method", { jsonrpc: "2.0", id: 1, method: 5 }],
+      ["an object id", { jsonrpc: "2.0", id: { n: 1 }, result: {} }],
+      ["an error without a code", { jsonrpc: "2.0", id: 1, error: { message: "x" } }],
+      ["an error with a string code", { jsonrpc: "2.0", id: 1, error: { code: "E1", message: "x" } }],
+      ["an error that is a string", { jsonrpc: "2.0", id: 1, error: "boom" }],
+    ])("returns not_jsonrpc for %s", (_name, value) => {
+      expect(frame(value)).toBe("not_jsonrpc");
+    });
+  });
+});
+
+describe("RpcError", () => {
+  it("carries code, message and data and is an Error named RpcError", () => {
+    const error = new RpcError(rpcErrorCodes.methodNotFound, "Method not found", { method: "terminal/create" });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("RpcError");
+    expect(error.code).toBe(-32601);
+    expect(error.message).toBe("Method not found");
+    expect(error.data).toEqual({ method: "terminal/create" });
+  });
+});
+
+describe("rpcErrorCodes", () => {
+  it("uses the JSON-RPC and ACP codes of acp.md §11", () => {
+    expect(rpcErrorCodes).toEqual({
+      parseError: -32700,
+      invalidRequest: -32600,
+      methodNotFound: -32601,
+      invalidParams: -32602,
+      internalError: -32603,
+      authRequired: -32000,
+      resourceNotFound: -32002,
+    });
+  });
+});
