@@ -36,3 +36,19 @@ export {
   type DurableMessage,
 } from "./bus/index.js";
 export { createLogger, type Logger, type LogLevel } from "./log/logger.js";
+export {
+  AcpClient,
+  AcpProtocolError,
+  AcpRequestError,
+  AcpTimeoutError,
+  AgentDiedError,
+  AgentExitedError,
+  AgentSpawnError,
+  HardTimeoutError,
+  PoolExhaustedError,
+  SessionPool,
+  createSessionPool,
+  type ContentBlock,
+  type PooledSession,
+} from "./acp/index.js";
+export { FileSessionStore, MemorySessionStore, type SessionStore } from "./state/sessionStore.js";

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { int, positiveNumber, stringTable } from "../fields.js";
+import { int, nonEmptyString, positiveNumber, stringTable } from "../fields.js";
 
 /** `[pool]`: the ACP session pool. */
 export const poolSection = z
@@ -13,5 +13,7 @@ export const poolSection = z
     // configId → value, applied after each session/new.
     default_config_options: stringTable().default(() => ({})),
     shutdown_grace_secs: int(0).default(30),
+    // Where ACP session ids are kept across restarts; unset: $HOME/.turnstream.
+    state_dir: nonEmptyString().optional(),
   })
   .prefault({});

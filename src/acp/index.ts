@@ -1,0 +1,15 @@
+// The ACP client side: agent processes, JSON-RPC over stdio, prompt turns as Observables, the session pool.
+export { AcpClient, type AcpClientOptions, type ContentBlock, type PromptOptions, type SessionInfo } from "./client.js";
+export { SessionPool, type PooledSession, type SessionPoolOptions } from "./pool.js";
+export { createSessionPool } from "./createSessionPool.js";
+export { choosePermission, type PermissionOutcome } from "./permission.js";
+export {
+  AcpProtocolError,
+  AcpRequestError,
+  AcpTimeoutError,
+  AgentDiedError,
+  AgentExitedError,
+  AgentSpawnError,
+  HardTimeoutError,
+  PoolExhaustedError,
+} from "./errors.js";

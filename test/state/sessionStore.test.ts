@@ -1,0 +1,167 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FileSessionStore, MemorySessionStore, type SessionStore } from "../../src/state/sessionStore.js";
+
+describe("MemorySessionStore", () => {
+  it("returns undefined for an unknown key", async () => {
+    await expect(new MemorySessionStore().get("telegram:1")).resolves.toBeUndefined();
+  });
+
+  it("sets, overwrites and deletes a key without touching others", async () => {
+    const store: SessionStore = new MemorySessionStore();
+    await store.set("telegram:1", "sess_a");
+    await store.set("discord:2", "sess_b");
+    await expect(store.get("telegram:1")).resolves.toBe("sess_a");
+    await store.set("telegram:1", "sess_c");
+    await expect(store.get("telegram:1")).resolves.toBe("sess_c");
+    await store.delete("telegram:1");
+    await expect(store.get("telegram:1")).resolves.toBeUndefined();
+    await expect(store.get("discord:2")).resolves.toBe("sess_b");
+  });
+
+  it("deletes an unknown key without error", async () => {
+    await expect(new MemorySessionStore().delete("nobody")).resolves.toBeUndefined();
+  });
+
+  it("keeps separate instances separate", async () => {
+    const one = new MemorySessionStore();
+    await one.set("k", "v");
+    await expect(new MemorySessionStore().get("k")).resolves.toBeUndefined();
+  });
+});
+
+describe("FileSessionStore", () => {
+  let dir: string;
+  let path: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "turnstream-sessions-"));
+    path = join(dir, "sessions.json");
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const readJson = async (file = path): Promise<unknown> => JSON.parse(await readFile(file, "utf8")) as unknown;
+
+  it("treats a missing file as empty and does not create it on get or on deleting an unknown key", async () => {
+    const store = new FileSessionStore(path);
+    await expect(store.get("telegram:1")).resolves.toBeUndefined();
+    await store.delete("telegram:1");
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("persists set and delete across a new instance reading the same path", async () => {
+    const writer = new FileSessionStore(path);
+    await writer.set("telegram:1", "sess_a");
+    await writer.set("discord:2", "sess_b");
+
+    const reader = new FileSessionStore(path);
+    await expect(reader.get("telegram:1")).resolves.toBe("sess_a");
+    await expect(reader.get("discord:2")).resolves.toBe("sess_b");
+    await expect(reader.get("slack:3")).resolves.toBeUndefined();
+
+    await reader.delete("telegram:1");
+    const third = new FileSessionStore(path);
+    await expect(third.get("telegram:1")).resolves.toBeUndefined();
+    await expect(third.get("discord:2")).resolves.toBe("sess_b");
+  });
+
+  it("leaves a complete JSON object of { sessionKey: sessionId } after each write", async () => {
+    const store = new FileSessionStore(path);
+    await store.set("a", "1");
+    expect(await readJson()).toStrictEqual({ a: "1" });
+    await store.set("b", "2");
+    expect(await readJson()).toStrictEqual({ a: "1", b: "2" });
+    await store.set("a", "3");
+    expect(await readJson()).toStrictEqual({ a: "3", b: "2" });
+    await store.delete("a");
+    expect(await readJson()).toStrictEqual({ b: "2" });
+    await store.delete("b");
+    expect(await readJson()).toStrictEqual({});
+  });
+
+  it("keeps keys and ids with awkward characters intact", async () => {
+    const key = 'telegram:-100123:thread "7"\n好';
+    await new FileSessionStore(path).set(key, "sess/🎉\\x");
+    await expect(new FileSessionStore(path).get(key)).resolves.toBe("sess/🎉\\x");
+  });
+
+  it("lands all of 50 concurrent sets (writes are serialized)", async () => {
+    const store = new FileSessionStore(path);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.set(`key-${i}`, `sess-${i}`)));
+    const expected = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key-${i}`, `sess-${i}`]));
+    expect(await readJson()).toStrictEqual(expected);
+    const reader = new FileSessionStore(path);
+    for (let i = 0; i < 50; i++) await expect(reader.get(`key-${i}`)).resolves.toBe(`sess-${i}`);
+  });
+
+  it("applies concurrent changes in call order", async () => {
+    const store = new FileSessionStore(path);
+    await Promise.all([store.set("a", "1"), store.set("b", "2"), store.delete("a"), store.set("b", "3"), store.set("c", "4")]);
+    expect(await readJson()).toStrictEqual({ b: "3", c: "4" });
+  });
+
+  it("leaves no temporary files behind", async () => {
+    const store = new FileSessionStore(path);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.set(`key-${i}`, `sess-${i}`)));
+    await store.delete("key-0");
+    const files = await readdir(dir);
+    expect(files).toEqual(["sessions.json"]);
+    expect(files.filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("creates missing parent directories", async () => {
+    const nested = join(dir, "state", "turnstream", "sessions.json");
+    await new FileSessionStore(nested).set("k", "v");
+    expect(await readJson(nested)).toStrictEqual({ k: "v" });
+    await expect(new FileSessionStore(nested).get("k")).resolves.toBe("v");
+  });
+
+  it.skipIf(process.platform === "win32")("writes the file readable by its owner only (it maps users to sessions)", async () => {
+    await new FileSessionStore(path).set("k", "v");
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  describe("a corrupt file", () => {
+    it.each([
+      ["not JSON (a half-written file)", '{"telegram:1": "sess_a", "disc'],
+      ["empty", ""],
+      ["a JSON array", '["sess_a"]'],
+      ["JSON null", "null"],
+      ["a JSON string", '"sess_a"'],
+      ["an object with a non-string id", '{"telegram:1": "sess_a", "discord:2": {"id": "sess_b"}}'],
+    ])("makes get and set reject when it is %s, and is never overwritten", async (_name, content) => {
+      await writeFile(path, content);
+      const store = new FileSessionStore(path);
+      await expect(store.get("telegram:1")).rejects.toThrow();
+      await expect(store.set("slack:3", "sess_c")).rejects.toThrow();
+      await expect(store.delete("telegram:1")).rejects.toThrow();
+      expect(await readFile(path, "utf8")).toBe(content);
+      expect(await readdir(dir)).toEqual(["sessions.json"]);
+    });
+
+    it("rejects with a SyntaxError naming the file when the JSON has the wrong shape", async () => {
+      await writeFile(path, "[]");
+      await expect(new FileSessionStore(path).get("k")).rejects.toThrow(new SyntaxError(`${path} is not a JSON object of session ids`));
+    });
+
+    it("is read again on the next call, so a repaired file works without a restart", async () => {
+      await writeFile(path, "{oops");
+      const store = new FileSessionStore(path);
+      await expect(store.get("telegram:1")).rejects.toBeInstanceOf(SyntaxError);
+      await writeFile(path, JSON.stringify({ "telegram:1": "sess_a" }));
+      await expect(store.get("telegram:1")).resolves.toBe("sess_a");
+      await store.set("discord:2", "sess_b");
+      expect(await readJson()).toStrictEqual({ "telegram:1": "sess_a", "discord:2": "sess_b" });
+    });
+
+    it("rejects when the path cannot be read as a file", async () => {
+      const store = new FileSessionStore(dir);
+      await expect(store.get("k")).rejects.toMatchObject({ code: "EISDIR" });
+    });
+  });
+});
