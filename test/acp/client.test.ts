@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastValueFrom, toArray } from "rxjs";
+import { lastValueFrom, tap, toArray } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { AcpClient, type PromptOptions } from "../../src/acp/client.js";
 import { AcpRequestError, AgentExitedError, AgentSpawnError, HardTimeoutError } from "../../src/acp/errors.js";
@@ -113,6 +113,22 @@ describe("AcpClient against the scripted agent (real child processes)", () => {
   ] as const)("streams the %s scenario's events in wire order", async (scenario, expected) => {
     const { client } = await start();
     expect(await turn(client, scenario)).toEqual(expected);
+  });
+
+  it("streams seqslow's bubbles as they are decided, SEQSLOW_MS apart", async () => {
+    const { client } = await start({ SEQSLOW_MS: "300" });
+    const { sessionId } = await client.newSession(tmpdir());
+    const arrivals: number[] = [];
+    const events = await lastValueFrom(
+      client.prompt(sessionId, [{ type: "text", text: "seqslow" }], relaxed).pipe(
+        tap((event) => event.type === "openab_message" && arrivals.push(Date.now())),
+        toArray(),
+      ),
+    );
+    expect(events.map((e) => e.type)).toEqual(["openab_message", "openab_message", "openab_message", "end"]);
+    // Generous bound (shared machine): each bubble arrived on its own, not batched at the end.
+    expect((arrivals[1] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(200);
+    expect((arrivals[2] ?? 0) - (arrivals[1] ?? 0)).toBeGreaterThanOrEqual(200);
   });
 
   it("streams the multiline, silent and toolong envelopes verbatim as text", async () => {
