@@ -10,6 +10,7 @@ export type {
   GatewayEvent,
   GatewaySender,
 } from "./ingress/gatewayEvent.js";
+export type { ContentBlock } from "./dispatch/contentBlock.js";
 export type { OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
 export type {
   AgentEvent,

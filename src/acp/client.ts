@@ -2,6 +2,7 @@ import { Observable, type Subscriber } from "rxjs";
 import { z } from "zod";
 import type { Logger } from "pino";
 import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
+import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import type { AgentConfig } from "../config/index.js";
 import { AgentProcess } from "./agentProcess.js";
 import { JsonRpcConnection } from "./connection.js";
@@ -10,10 +11,7 @@ import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
 import { choosePermission, permissionRequestParams } from "./permission.js";
 import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
 
-/** An ACP content block as sent in a prompt. */
-export type ContentBlock =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "image"; readonly mimeType: string; readonly data: string };
+export type { ContentBlock };
 
 export interface AcpClientOptions {
   readonly agent: AgentConfig;
