@@ -151,3 +151,19 @@ cap = 0
     expect(message).not.toContain("\n");
   });
 });
+
+describe("features turnstream does not build", () => {
+  it("refuses [gateway] streaming = true with a clear line instead of ignoring it", async () => {
+    const { resolveConfig, ConfigError } = await import("../../src/config/index.js");
+    let error: unknown;
+    try {
+      resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws", streaming: true } });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as InstanceType<typeof ConfigError>).lines()).toEqual([
+      "gateway.streaming: true is not supported yet: turnstream sends each message once (set streaming = false)",
+    ]);
+  });
+});

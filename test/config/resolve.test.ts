@@ -11,7 +11,7 @@ token = "gw-secret"
 bot_username = "turnbot"
 allowed_channels = ["-1001234567890"]
 allowed_users = ["42", "43"]
-streaming = true
+streaming = false
 message_processing_mode = "per-thread"
 max_buffered_messages = 20
 gateway_ack_timeout_secs = 15
@@ -130,13 +130,14 @@ describe("resolveConfig: good configs", () => {
       allowed_users: ["42", "43"],
       allow_bot_messages: false,
       trusted_bot_ids: [],
-      streaming: true,
+      streaming: false,
       streaming_placeholder: true,
       telegram_rich_messages: true,
       message_processing_mode: "per-thread",
       max_buffered_messages: 20,
       max_batch_tokens: 24_000,
       gateway_ack_timeout_secs: 15,
+      legacy_ack_timeout_secs: 5,
       max_frame_bytes: 4_194_304,
     });
     expect(config.gateway?.allow_all_users).toBeUndefined();

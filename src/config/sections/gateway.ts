@@ -17,12 +17,18 @@ export const gatewaySection = z.strictObject({
   allowed_users: stringList().default(() => []),
   allow_bot_messages: z.boolean().default(false),
   trusted_bot_ids: stringList().default(() => []),
-  streaming: z.boolean().default(false),
+  // Editing a placeholder in place is not built; refusing beats silently sending once instead.
+  streaming: z
+    .boolean()
+    .refine((on) => !on, { message: "true is not supported yet: turnstream sends each message once (set streaming = false)" })
+    .default(false),
   streaming_placeholder: z.boolean().default(true),
   telegram_rich_messages: z.boolean().default(true),
   message_processing_mode: choice({ values: ["per-message", "per-thread", "per-lane"] }).default("per-message"),
   max_buffered_messages: int(1).default(10),
   max_batch_tokens: int(1).default(24_000),
   gateway_ack_timeout_secs: int(1).default(12),
+  // Without a capability handshake an ack may never come (upstream: 5 s, then counted as sent).
+  legacy_ack_timeout_secs: int(1).default(5),
   max_frame_bytes: int(1024).default(4 * 1024 * 1024),
 });
