@@ -1,0 +1,51 @@
+import { filter, type MonoTypeOperatorFunction } from "rxjs";
+import type { GatewayEvent } from "./gatewayEvent.js";
+import { threadIdOf } from "./threadIdOf.js";
+
+/** The `[gateway]` keys the structural skip rules read; the resolved `[gateway]` section fits. */
+export interface SkipConfig {
+  readonly allow_bot_messages: boolean;
+  readonly trusted_bot_ids: readonly string[];
+  /** Unset or `""`: no @mention gating. */
+  readonly bot_username?: string | undefined;
+}
+
+export type SkipReason = "bot_not_trusted" | "not_mentioned";
+
+const MENTION_GATED_CHANNELS: ReadonlySet<string> = new Set(["group", "supergroup"]);
+
+/**
+ * Why `event` is skipped before the trust gate, or `undefined` to keep it (protocol §12.2, first
+ * match wins). The channel and user allow-lists of upstream's `should_skip_event` are neutralised
+ * on the gateway path; the trust gate applies them.
+ */
+export function skipReason(event: GatewayEvent, config: SkipConfig): SkipReason | undefined {
+  const { sender } = event;
+  if (sender.is_bot && !config.allow_bot_messages && !config.trusted_bot_ids.includes(sender.id)) {
+    return "bot_not_trusted";
+  }
+  const botUsername = config.bot_username;
+  if (
+    MENTION_GATED_CHANNELS.has(event.channel.type) &&
+    threadIdOf(event.channel) === undefined &&
+    botUsername !== undefined &&
+    botUsername !== "" &&
+    !event.mentions.includes(botUsername)
+  ) {
+    return "not_mentioned";
+  }
+  return undefined;
+}
+
+/** Drops the events `skipReason` skips; `onSkip` sees each one with its reason (for the log line). */
+export function skipEvents(
+  config: SkipConfig,
+  onSkip?: (event: GatewayEvent, reason: SkipReason) => void,
+): MonoTypeOperatorFunction<GatewayEvent> {
+  return filter((event) => {
+    const reason = skipReason(event, config);
+    if (reason === undefined) return true;
+    onSkip?.(event, reason);
+    return false;
+  });
+}
