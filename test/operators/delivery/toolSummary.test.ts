@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { composeDisplay, renderToolSummary, sanitizeToolTitle } from "../../../operators/delivery/toolSummary.js";
+import type { ToolEntry, ToolState } from "../../../operators/delivery/turnTranscript.js";
+
+const tool = (id: string, title: string, state: ToolState): ToolEntry => ({ id, title, state });
+
+describe("renderToolSummary", () => {
+  it("renders one line per entry with its state icon; running ends in ...", () => {
+    const tools = [tool("1", "grep", "completed"), tool("2", "curl", "failed"), tool("3", "npm install", "running")];
+    expect(renderToolSummary(tools, "full")).toBe("✅ `grep`\n❌ `curl`\n🔧 `npm install`...\n");
+  });
+
+  it("renders nothing for no tools or mode none", () => {
+    expect(renderToolSummary([], "full")).toBe("");
+    expect(renderToolSummary([], "compact")).toBe("");
+    expect(renderToolSummary([tool("1", "grep", "completed")], "none")).toBe("");
+  });
+
+  it("groups consecutive same-title same-state entries with (×N), before the running ...", () => {
+    const tools = [
+      tool("1", "ToolSearch", "completed"),
+      tool("2", "ToolSearch", "completed"),
+      tool("3", "ToolSearch", "completed"),
+      tool("4", "curl", "running"),
+      tool("5", "curl", "running"),
+    ];
+    expect(renderToolSummary(tools, "full")).toBe("✅ `ToolSearch` (×3)\n🔧 `curl` (×2)...\n");
+  });
+
+  it("never groups across another entry: a running call between two finished ones splits them", () => {
+    const tools = [tool("1", "ToolSearch", "completed"), tool("2", "Bash", "running"), tool("3", "ToolSearch", "completed")];
+    expect(renderToolSummary(tools, "full")).toBe("✅ `ToolSearch`\n🔧 `Bash`...\n✅ `ToolSearch`\n");
+  });
+
+  it("groups sanitized titles, so titles that render the same group together", () => {
+    const tools = [tool("1", "a\nb", "completed"), tool("2", "a ; b", "completed")];
+    expect(renderToolSummary(tools, "full")).toBe("✅ `a ; b` (×2)\n");
+  });
+
+  it("compact: one count line listing only the non-zero states, in done · failed · running order", () => {
+    const tools = [tool("1", "a", "running"), tool("2", "b", "completed"), tool("3", "c", "failed"), tool("4", "d", "completed")];
+    expect(renderToolSummary(tools, "compact")).toBe("✅ 2 · ❌ 1 · 🔧 1 tool(s)\n");
+    expect(renderToolSummary([tool("1", "a", "failed")], "compact")).toBe("❌ 1 tool(s)\n");
+  });
+});
+
+describe("sanitizeToolTitle", () => {
+  it("removes \\r, turns \\n into ' ; ' and backticks into quotes", () => {
+    expect(sanitizeToolTitle("cat `x`\r\nand y")).toBe("cat 'x' ; and y");
+  });
+});
+
+// Upstream `compose_display_*` tests (final rendering; the streaming variants are not built).
+describe("composeDisplay", () => {
+  it("compose_display_full_shows_complete_title", () => {
+    const out = composeDisplay([tool("1", "curl -s https://example.com", "completed")], "done", "full");
+    expect(out).toBe("✅ `curl -s https://example.com`\n\ndone");
+  });
+
+  it("compose_display_compact_shows_count_summary", () => {
+    const tools = [
+      tool("1", "curl -s https://example.com", "completed"),
+      tool("2", "grep -r pattern src/", "completed"),
+      tool("3", "cat /etc/hosts", "failed"),
+    ];
+    expect(composeDisplay(tools, "done", "compact")).toBe("✅ 2 · ❌ 1 tool(s)\n\ndone");
+  });
+
+  it("compose_display_compact_shows_running_count", () => {
+    const tools = [tool("1", "curl", "completed"), tool("2", "npm install", "running")];
+    expect(composeDisplay(tools, "", "compact")).toBe("✅ 1 · 🔧 1 tool(s)\n\n");
+  });
+
+  it("compose_display_full_collapses_consecutive_duplicates", () => {
+    const tools = [tool("1", "ToolSearch", "completed"), tool("2", "ToolSearch", "completed"), tool("3", "ToolSearch", "completed")];
+    expect(composeDisplay(tools, "done", "full")).toBe("✅ `ToolSearch` (×3)\n\ndone");
+  });
+
+  it("compose_display_full_preserves_order_across_different_titles", () => {
+    const tools = [tool("1", "grep", "completed"), tool("2", "curl", "completed"), tool("3", "grep", "completed")];
+    expect(composeDisplay(tools, "done", "full")).toBe("✅ `grep`\n✅ `curl`\n✅ `grep`\n\ndone");
+  });
+
+  it("compose_display_full_groups_mixed_state_runs_separately", () => {
+    const tools = [tool("1", "curl", "completed"), tool("2", "curl", "failed"), tool("3", "curl", "failed")];
+    expect(composeDisplay(tools, "done", "full")).toBe("✅ `curl`\n❌ `curl` (×2)\n\ndone");
+  });
+
+  it("compose_display_none_hides_tools", () => {
+    expect(composeDisplay([tool("1", "curl -s https://example.com", "completed")], "response text", "none")).toBe("response text");
+  });
+
+  it("trims trailing whitespace from the body (Rust's set), with or without tools", () => {
+    expect(composeDisplay([], "answer \n\n\u0085", "full")).toBe("answer");
+    expect(composeDisplay([], "  \n", "full")).toBe("");
+    expect(composeDisplay([tool("1", "a", "completed")], "x\n", "full")).toBe("✅ `a`\n\nx");
+  });
+});
