@@ -1,0 +1,280 @@
+import { randomUUID } from "node:crypto";
+import { BehaviorSubject, Subject, type Observable } from "rxjs";
+import WebSocket from "ws";
+import type { Logger } from "pino";
+import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
+import { GATEWAY_PROTOCOL_VERSION, resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
+import { responseOutcome, type GatewayResponse } from "../../operators/ingress/responseFrame.js";
+import { SendError } from "../pipeline/errors.js";
+import { gatewayUrl, replyFrame } from "./replyFrame.js";
+
+export interface GatewayConnectorOptions {
+  readonly url: string;
+  readonly token?: string;
+  readonly logger: Logger;
+  /** Frames larger than this are logged and dropped; the connection stays up. */
+  readonly maxFrameBytes: number;
+  readonly clientVersion: string;
+  /** Without a capability handshake: how long to wait for an ack before counting the send as sent (upstream: 5 s). */
+  readonly legacyAckTimeoutMs: number;
+  /** With a handshake that requires acks: how long before the send fails (`[gateway] gateway_ack_timeout_secs`). */
+  readonly requiredAckTimeoutMs: number;
+  readonly streaming: boolean;
+  readonly streamingPlaceholder: boolean;
+  /** Reconnect backoff: doubles from `initialMs` to `maxMs` (upstream: 1 s → 30 s). */
+  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+}
+
+interface PendingAck {
+  readonly required: boolean;
+  readonly resolve: (receipt: SendReceipt) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/** Frames above this close the socket (ws' own limit); below it, `maxFrameBytes` drops them politely. */
+const socketPayloadCap = 64 * 1024 * 1024;
+const legacySent: SendReceipt = { messageId: "gw_sent" };
+
+/**
+ * The WebSocket client to an OpenAB gateway: connects (token as a query parameter), reconnects with
+ * backoff, offers the capability handshake, validates every frame, emits events, and sends reply
+ * frames — waiting for the `response.v1` ack by `request_id` when one is wanted or required.
+ */
+export class GatewayConnector {
+  readonly #options: GatewayConnectorOptions;
+  readonly #events = new Subject<GatewayEvent>();
+  readonly #pending = new Map<string, PendingAck>();
+  readonly #connected = new BehaviorSubject(false);
+  #socket: WebSocket | undefined;
+  #hello: GatewayHello | undefined;
+  #backoffMs: number;
+  #reconnect: NodeJS.Timeout | undefined;
+  #closing = false;
+
+  /** Every valid `event.v1` from the gateway, across reconnects. */
+  readonly events: Observable<GatewayEvent> = this.#events.asObservable();
+  /** Whether a socket is open now. */
+  readonly connected: Observable<boolean> = this.#connected.asObservable();
+
+  constructor(options: GatewayConnectorOptions) {
+    this.#options = options;
+    this.#backoffMs = options.backoff?.initialMs ?? 1_000;
+  }
+
+  start(): void {
+    if (this.#options.token === undefined) {
+      this.#options.logger.warn("gateway.token not set — WebSocket connection is NOT authenticated");
+    }
+    this.#connect();
+  }
+
+  get isConnected(): boolean {
+    return this.#connected.value;
+  }
+
+  /** The platform's negotiated capabilities, or undefined in legacy mode (no valid hello on this connection). */
+  capabilities(platform: string): PlatformCapabilities | undefined {
+    if (this.#hello === undefined) return undefined;
+    return resolveCapabilities(this.#hello, platform, {
+      streaming: this.#options.streaming,
+      streamingPlaceholder: this.#options.streamingPlaceholder,
+    });
+  }
+
+  /**
+   * Characters per message on `platform`: OpenAB's legacy 4096 without a handshake, else the hello's
+   * `message_limit`. A limit in bytes becomes max / 4 characters (a code point is at most 4 bytes in
+   * UTF-8 and in UTF-16), so a split never exceeds it.
+   */
+  messageLimit(platform: string): number {
+    const caps = this.capabilities(platform);
+    if (caps === undefined) return 4096;
+    if (caps.messageLimitUnit === "bytes" || caps.messageLimitUnit === "utf16_bytes") return Math.max(1, Math.floor(caps.messageLimit / 4));
+    return caps.messageLimit;
+  }
+
+  /**
+   * Posts a message. With `wantAck` (bubble modes, streaming) or when the handshake requires it, the
+   * frame carries a `request_id` and the promise settles with the gateway's ack; otherwise it
+   * resolves once written. Rejects with `SendError` when the gateway refuses or cannot be reached.
+   */
+  send(message: OutboundMessage, options: { readonly wantAck: boolean }): Promise<SendReceipt> {
+    const socket = this.#socket;
+    if (socket === undefined || socket.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new SendError("disconnected", "the gateway is not connected"));
+    }
+    const required = this.capabilities(message.platform)?.sendAck === true;
+    if (!required && !options.wantAck) {
+      return new Promise((resolve, reject) =>
+        socket.send(replyFrame(message, undefined), (err) =>
+          err === undefined || err === null ? resolve(legacySent) : reject(new SendError("write_failed", "writing to the gateway failed", { cause: err })),
+        ),
+      );
+    }
+    const requestId = `req_${randomUUID()}`;
+    return new Promise<SendReceipt>((resolve, reject) => {
+      const timeoutMs = required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs;
+      const timer = setTimeout(() => {
+        this.#pending.delete(requestId);
+        this.#settleLost(required, resolve, reject, "timeout");
+      }, timeoutMs);
+      // The waiter exists before the frame leaves, so even an instant ack finds it.
+      this.#pending.set(requestId, { required, resolve, reject, timer });
+      socket.send(replyFrame(message, requestId), (err) => {
+        if (err === undefined || err === null || !this.#pending.has(requestId)) return;
+        clearTimeout(timer);
+        this.#pending.delete(requestId);
+        reject(new SendError("write_failed", "writing to the gateway failed", { cause: err }));
+      });
+    });
+  }
+
+  /** Stops reconnecting and closes the socket; waiting sends settle as if the channel closed. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    clearTimeout(this.#reconnect);
+    const socket = this.#socket;
+    if (socket !== undefined && socket.readyState !== WebSocket.CLOSED) {
+      const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+      socket.close(1000, "broker shutting down");
+      const forced = setTimeout(() => socket.terminate(), 1_000);
+      await closed;
+      clearTimeout(forced);
+    }
+    this.#events.complete();
+  }
+
+  #connect(): void {
+    if (this.#closing) return;
+    const { logger } = this.#options;
+    const socket = new WebSocket(gatewayUrl(this.#options.url, this.#options.token), { maxPayload: socketPayloadCap });
+    this.#socket = socket;
+    let opened = false;
+    socket.on("open", () => {
+      opened = true;
+      this.#backoffMs = this.#options.backoff?.initialMs ?? 1_000;
+      this.#hello = undefined;
+      this.#connected.next(true);
+      logger.info({ url: this.#options.url }, "connected to gateway");
+      socket.send(
+        JSON.stringify({
+          schema: "openab.gateway.client_hello.v1",
+          protocol_version: 1,
+          client_name: `turnstream/${this.#options.clientVersion}`,
+          requested_platforms: [],
+        }),
+      );
+    });
+    socket.on("message", (data: WebSocket.RawData, isBinary: boolean) => {
+      if (!isBinary) this.#receive(data);
+    });
+    socket.on("error", (err) => {
+      if (!opened) logger.warn({ err, backoffMs: this.#backoffMs }, "gateway connection failed, retrying");
+      else logger.warn({ err }, "gateway socket error");
+    });
+    socket.on("close", (code) => {
+      this.#connected.next(false);
+      this.#hello = undefined;
+      this.#failPending();
+      if (this.#closing) return;
+      if (opened) {
+        logger.warn({ code }, "gateway disconnected");
+        this.#connect();
+        return;
+      }
+      const delay = this.#backoffMs;
+      this.#backoffMs = Math.min(delay * 2, this.#options.backoff?.maxMs ?? 30_000);
+      this.#reconnect = setTimeout(() => this.#connect(), delay);
+    });
+  }
+
+  #receive(data: WebSocket.RawData): void {
+    const { logger } = this.#options;
+    const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    const frame = parseGatewayFrame(raw, this.#options.maxFrameBytes);
+    switch (frame.kind) {
+      case "event":
+        this.#events.next(frame.event);
+        return;
+      case "response":
+        this.#acknowledge(frame.response);
+        return;
+      case "hello":
+        this.#negotiate(frame.hello);
+        return;
+      case "rejected":
+        if (frame.reason === "invalid_hello") this.#negotiate(undefined);
+        else logger.warn({ reason: frame.reason, detail: frame.detail, bytes: raw.length }, "gateway frame dropped");
+        return;
+    }
+  }
+
+  #negotiate(hello: GatewayHello | undefined): void {
+    const { logger } = this.#options;
+    if (hello === undefined) {
+      logger.warn({ reason: "invalid_hello" }, "invalid gateway hello; continuing in legacy mode");
+      return;
+    }
+    if (hello.protocol_version !== GATEWAY_PROTOCOL_VERSION) {
+      logger.warn({ reason: "unsupported_version", protocol_version: hello.protocol_version }, "gateway hello version is unsupported; continuing in legacy mode");
+      return;
+    }
+    this.#hello = hello;
+    logger.info({ protocol_version: hello.protocol_version, capability_count: Object.keys(hello.capabilities).length }, "gateway capabilities negotiated");
+    if (hello.topology?.supported === false) {
+      logger.warn(
+        { active_consumers: hello.topology.active_consumers, delivery_mode: hello.topology.delivery_mode },
+        "gateway reports unsupported multi-consumer topology",
+      );
+    }
+  }
+
+  #acknowledge(response: GatewayResponse): void {
+    const pending = this.#pending.get(response.request_id);
+    if (pending === undefined) return; // another core's ack, or one that already timed out
+    this.#pending.delete(response.request_id);
+    clearTimeout(pending.timer);
+    const outcome = responseOutcome(response);
+    const { logger } = this.#options;
+    switch (outcome.kind) {
+      case "delivered":
+        if (outcome.messageId !== undefined && outcome.messageId !== "") pending.resolve({ messageId: outcome.messageId });
+        else if (pending.required) pending.reject(new SendError("no_message_id", "gateway delivered send without a message id"));
+        else pending.resolve(legacySent);
+        return;
+      case "rejected":
+        logger.warn({ reason: "rejected", code: outcome.code }, "gateway rejected write");
+        pending.reject(new SendError(outcome.code, `gateway rejected write (${outcome.code}): ${outcome.message}`));
+        return;
+      case "unknown":
+        logger.warn({ reason: "unknown_outcome", code: outcome.code }, "gateway write outcome unknown; not retrying");
+        pending.reject(new SendError(outcome.code, `gateway write outcome unknown (${outcome.code}): ${outcome.message}`));
+        return;
+    }
+  }
+
+  /** A waited-for ack that will never come: a failure when required, best effort (counted as sent) in legacy mode. */
+  #settleLost(required: boolean, resolve: (receipt: SendReceipt) => void, reject: (error: Error) => void, why: "timeout" | "closed"): void {
+    if (required) {
+      reject(
+        why === "timeout"
+          ? new SendError("ack_timeout", "required gateway ACK timed out")
+          : new SendError("ack_channel_closed", "required gateway ACK channel closed"),
+      );
+      return;
+    }
+    this.#options.logger.warn({ reason: why === "timeout" ? "ack_timeout" : "ack_channel_closed" }, "legacy gateway reply timed out");
+    resolve(legacySent);
+  }
+
+  #failPending(): void {
+    for (const [requestId, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      this.#pending.delete(requestId);
+      this.#settleLost(pending.required, pending.resolve, pending.reject, "closed");
+    }
+  }
+}

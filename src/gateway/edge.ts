@@ -1,0 +1,77 @@
+import { catchError, concatMap, EMPTY, from, map, mergeMap, of, Subscription, tap, type SchedulerLike } from "rxjs";
+import type { Logger } from "pino";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { skipEvents } from "../../operators/ingress/skipEvent.js";
+import { trustGate } from "../../operators/ingress/trustGate.js";
+import { sessionKey } from "../../operators/dispatch/sessionKey.js";
+import type { Bus } from "../bus/bus.js";
+import type { Config } from "../config/index.js";
+import { SendError } from "../pipeline/errors.js";
+import type { SendReply } from "../pipeline/send.js";
+import type { Subjects } from "../pipeline/subjects.js";
+import type { GatewayConnector } from "./connector.js";
+
+export interface EdgeOptions {
+  readonly connector: GatewayConnector;
+  readonly gateway: NonNullable<Config["gateway"]>;
+  /** Per-send acks: bubble modes and streaming wait for each ack (ordering on the wire). */
+  readonly wantAck: boolean;
+  /** Queues an event that passed the ingress checks (the broker's `submit`). */
+  readonly submit: (event: GatewayEvent) => Promise<unknown>;
+  readonly bus: Bus;
+  readonly subjects: Subjects;
+  readonly logger: Logger;
+  readonly scheduler: SchedulerLike;
+}
+
+export interface Edge {
+  /** Gateway events → skip rules → trust gate → queue. Unsubscribe to stop taking events. */
+  readonly intake: Subscription;
+  /** Answers send requests from workers by posting to the gateway. Unsubscribe after turns drained. */
+  readonly responder: Subscription;
+}
+
+/** The edge half: the gateway's events into the turn stream, and workers' sends out to the gateway. */
+export function runEdge(options: EdgeOptions): Edge {
+  const { connector, gateway, logger } = options;
+  const intake = connector.events
+    .pipe(
+      skipEvents(gateway, (event, reason) => logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped")),
+      trustGate(gateway, { scheduler: options.scheduler }),
+      // One at a time: events of a session reach the turn stream in the order the gateway sent them.
+      concatMap((decision) => {
+        if (decision.kind === "allow") {
+          return from(options.submit(decision.event)).pipe(catchError(() => EMPTY)); // submit logs its own rejection
+        }
+        logger.info({ reason: decision.decision, event_id: decision.event.event_id, sender: decision.event.sender.id }, "event denied");
+        if (decision.echo !== undefined) postEcho(connector, decision.echo, logger);
+        return EMPTY;
+      }),
+    )
+    .subscribe();
+
+  const responder = options.bus
+    .subscribe<OutboundMessage>(options.subjects.sends, { queue: options.subjects.sendQueue })
+    .pipe(
+      mergeMap((request) =>
+        from(connector.send(request.data, { wantAck: options.wantAck })).pipe(
+          map((receipt): SendReply => ({ ok: true, messageId: receipt.messageId })),
+          catchError((err: unknown) => of(failedReply(err))),
+          tap((reply) => request.respond(reply)),
+        ),
+      ),
+    )
+    .subscribe();
+  return { intake, responder };
+}
+
+function failedReply(err: unknown): SendReply {
+  if (err instanceof SendError) return { ok: false, code: err.code, error: err.message };
+  return { ok: false, code: "send_failed", error: err instanceof Error ? err.message : String(err) };
+}
+
+/** The trust echo is fire-and-forget: never awaited where it could hold up other events. */
+function postEcho(connector: GatewayConnector, echo: OutboundMessage, logger: Logger): void {
+  connector.send(echo, { wantAck: false }).catch((err: unknown) => logger.warn({ reason: "echo_failed", err }, "trust echo not sent"));
+}
