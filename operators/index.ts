@@ -1,8 +1,15 @@
 // The public surface of `turnstream/operators`: pure operators and functions, no I/O, time only
 // from the scheduler. Everything not listed here is internal.
-export { serializeByKey } from "./dispatch/serializeByKey.js";
-export { sessionKey } from "./dispatch/sessionKey.js";
-export { partitionOf } from "./dispatch/partitionOf.js";
+
+// ingress: frames in, events through the skip rules and the trust gate, prompts out
+export { parseGatewayFrame, type FrameRejection, type GatewayFrame } from "./ingress/gatewayFrames.js";
+export { responseOutcome, type GatewayResponse, type ResponseOutcome } from "./ingress/responseFrame.js";
+export { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "./ingress/helloFrame.js";
+export { skipEvents, skipReason, type SkipConfig, type SkipReason } from "./ingress/skipEvent.js";
+export { trustDecision, trustGate, type TrustConfig, type TrustDecision, type TrustVerdict } from "./ingress/trustGate.js";
+export { cancelReply, resetReply, slashCommand, type SlashCommand } from "./ingress/slashCommand.js";
+export { senderContext } from "./ingress/senderContext.js";
+export { packPrompt } from "./ingress/packPrompt.js";
 export type {
   GatewayAttachment,
   GatewayChannel,
@@ -10,7 +17,20 @@ export type {
   GatewayEvent,
   GatewaySender,
 } from "./ingress/gatewayEvent.js";
+
+// dispatch: keys, partitions, one turn at a time per key
+export { serializeByKey } from "./dispatch/serializeByKey.js";
+export { sessionKey } from "./dispatch/sessionKey.js";
+export { partitionOf } from "./dispatch/partitionOf.js";
 export type { ContentBlock } from "./dispatch/contentBlock.js";
+
+// delivery: a turn's events into messages
+export { collectTranscript } from "./delivery/collectTranscript.js";
+export { reduceTranscript, type ToolEntry, type TurnTranscript } from "./delivery/turnTranscript.js";
+export { parseOutputDirectives, type OutputDirectives } from "./delivery/outputDirectives.js";
+export { renderToolSummary, type ToolDisplay } from "./delivery/toolSummary.js";
+export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
+export { splitMessage } from "./delivery/splitMessage.js";
 export type { OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
 export type {
   AgentEvent,

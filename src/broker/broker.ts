@@ -31,6 +31,8 @@ import { StageError } from "../pipeline/errors.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { createSender, type Send } from "../pipeline/send.js";
 import { subjects, type Subjects } from "../pipeline/subjects.js";
+import { runEdge, type Edge } from "../gateway/edge.js";
+import type { GatewayConnector } from "../gateway/connector.js";
 import { BrokerStoppedError, NoAgentError } from "./errors.js";
 import type { TurnHandler } from "./turn.js";
 
@@ -61,6 +63,10 @@ export interface BrokerParts {
   readonly pipeline: Pipeline;
   readonly role: Role;
   readonly turnHandler: TurnHandler | undefined;
+  /** The gateway connection this process holds (edge role), if `[gateway]` is configured. */
+  readonly connector?: GatewayConnector;
+  /** Runs last when the broker stops (closing the session pool's agents). */
+  readonly onStopped?: () => Promise<void>;
 }
 
 const sendMarginMs = 5_000;
@@ -81,6 +87,7 @@ export class Broker {
   readonly #inFlight = new BehaviorSubject(0);
   #state: "created" | "running" | "stopping" | "stopped" = "created";
   #worker: Subscription | undefined;
+  #edge: Edge | undefined;
   #stopping: Promise<StopResult> | undefined;
 
   constructor(parts: BrokerParts) {
@@ -103,6 +110,20 @@ export class Broker {
     if (this.#state !== "created") throw new Error(`broker cannot start when ${this.#state}`);
     if (this.role !== "edge") this.#worker = this.#consumeTurns().subscribe();
     this.#state = "running";
+    const { connector } = this.#parts;
+    if (connector !== undefined && this.config.gateway !== undefined) {
+      this.#edge = runEdge({
+        connector,
+        gateway: this.config.gateway,
+        wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming,
+        submit: (event) => this.submit(event),
+        bus: this.bus,
+        subjects: this.#subjects,
+        logger: this.logger,
+        scheduler: this.bus.scheduler,
+      });
+      connector.start();
+    }
     this.logger.info(
       { role: this.role, bus: this.bus instanceof MemoryBus ? "memory" : "external", partitions: this.config.bus.partitions },
       "broker ready",
@@ -151,12 +172,16 @@ export class Broker {
   async #stop(graceMs: number): Promise<StopResult> {
     const running = this.#inFlight.value;
     this.#state = "stopping";
+    this.#edge?.intake.unsubscribe();
     this.logger.info({ inFlight: running, graceMs }, "broker stopping");
     const idle$ = this.#inFlight.pipe(filter((n) => n === 0), map(() => true));
     const drained = await firstValueFrom(race(idle$, timer(graceMs, this.bus.scheduler).pipe(map(() => false))));
     const abandoned = drained ? 0 : this.#inFlight.value;
     if (!drained) this.logger.warn({ reason: "grace_expired", abandoned, graceMs }, "shutdown grace expired");
     this.#worker?.unsubscribe();
+    this.#edge?.responder.unsubscribe();
+    await this.#parts.connector?.close();
+    await this.#parts.onStopped?.();
     if (this.#parts.ownsBus) await this.bus.close();
     this.#state = "stopped";
     const result = { finished: running - abandoned, abandoned };
@@ -164,10 +189,18 @@ export class Broker {
     return result;
   }
 
+  readonly #messageLimit = (platform: string): number => this.#parts.connector?.messageLimit(platform) ?? 4096;
+
   #consumeTurns(): Observable<never> {
     return this.bus
       .consume<GatewayEvent>(this.#subjects.turns, { durable: this.#subjects.turnConsumer })
-      .pipe(serializeByKey((message) => sessionKey(message.data), (message) => this.#runTurn(message)));
+      .pipe(serializeByKey((message) => this.#laneOf(message), (message) => this.#runTurn(message)));
+  }
+
+  /** The session's lane, or a lane of its own for an event the handler must see at once (`/cancel`). */
+  #laneOf(message: DurableMessage<GatewayEvent>): string {
+    const key = sessionKey(message.data);
+    return this.#parts.turnHandler?.bypassesLane?.(message.data) === true ? `${key}!${message.seq}` : key;
   }
 
   /** One event's whole life on the worker; settles (acks) the event unless the broker is stopping. */
@@ -183,7 +216,8 @@ export class Broker {
           const handler = this.#parts.turnHandler;
           if (handler === undefined) throw new NoAgentError();
           log.debug({ deliveryCount: message.deliveryCount }, "turn started");
-          return from(handler({ sessionKey: sessionKey(event), event }, { send: this.#send, scheduler: this.bus.scheduler, logger: log }));
+          const context = { send: this.#send, scheduler: this.bus.scheduler, logger: log, messageLimit: this.#messageLimit };
+          return from(handler({ sessionKey: sessionKey(event), event }, context));
         }),
         ignoreElements(),
         tap({

@@ -3,6 +3,10 @@ import { MemoryBus } from "../bus/memoryBus.js";
 import { ConfigError, resolveConfig, type Config, type ConfigInput } from "../config/index.js";
 import { createLogger, resolveLogLevel, type Logger } from "../log/logger.js";
 import { Pipeline } from "../pipeline/pipeline.js";
+import { createSessionPool } from "../acp/createSessionPool.js";
+import { packageVersion } from "../version.js";
+import { GatewayConnector } from "../gateway/connector.js";
+import { createAgentTurnHandler } from "./agentTurnHandler.js";
 import { Broker, type Role } from "./broker.js";
 import type { TurnHandler } from "./turn.js";
 
@@ -17,7 +21,7 @@ export interface BrokerOptions {
   readonly logger?: Logger;
   /** Default `all`: edge and worker in one process. */
   readonly role?: Role;
-  /** Runs each turn. */
+  /** Runs each turn. Default: the ACP session pool (`[agent]`, `[pool]`) with text delivery. */
   readonly turnHandler?: TurnHandler;
   /** Environment for `${VAR}` expansion and `LOG_LEVEL`; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
@@ -40,6 +44,10 @@ export function createBroker(options: BrokerOptions = {}): Broker {
   const logger =
     options.logger ??
     createLogger({ level: logLevel(config, env), pretty: config.log.pretty });
+  const version = packageVersion();
+  // Workers run turns on the ACP session pool unless the caller brings its own handler.
+  const pool = role !== "edge" && options.turnHandler === undefined ? createSessionPool(config, { env, logger, clientVersion: version }) : undefined;
+  const turnHandler = options.turnHandler ?? (pool === undefined ? undefined : createAgentTurnHandler({ pool, config }));
   return new Broker({
     config,
     bus,
@@ -47,7 +55,23 @@ export function createBroker(options: BrokerOptions = {}): Broker {
     logger,
     pipeline: options.pipeline ?? new Pipeline(),
     role,
-    turnHandler: options.turnHandler,
+    turnHandler,
+    ...(role !== "worker" && config.gateway !== undefined ? { connector: gatewayConnector(config.gateway, logger, version) } : {}),
+    ...(pool === undefined ? {} : { onStopped: () => pool.close() }),
+  });
+}
+
+function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logger, clientVersion: string): GatewayConnector {
+  return new GatewayConnector({
+    url: gateway.url,
+    ...(gateway.token === undefined ? {} : { token: gateway.token }),
+    logger,
+    maxFrameBytes: gateway.max_frame_bytes,
+    clientVersion,
+    legacyAckTimeoutMs: gateway.legacy_ack_timeout_secs * 1000,
+    requiredAckTimeoutMs: gateway.gateway_ack_timeout_secs * 1000,
+    streaming: gateway.streaming,
+    streamingPlaceholder: gateway.streaming_placeholder,
   });
 }
 

@@ -16,6 +16,8 @@ export interface TurnContext {
   /** The bus scheduler: the only clock a turn should read (virtual in marble tests). */
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;
+  /** Characters per message on a platform (the gateway's negotiated limit, 4096 by default). */
+  readonly messageLimit: (platform: string) => number;
 }
 
 /**
@@ -23,4 +25,11 @@ export interface TurnContext {
  * completing means the turn (delivery included) is done; erroring means it failed. Values it emits
  * are ignored. The broker holds the session's lane until then, so turns of one session never overlap.
  */
-export type TurnHandler = (turn: Turn, context: TurnContext) => ObservableInput<unknown>;
+export interface TurnHandler {
+  (turn: Turn, context: TurnContext): ObservableInput<unknown>;
+  /**
+   * Events this handler must see at once, without waiting behind the session's running turn —
+   * `/cancel` is the example: it has to reach the turn it cancels.
+   */
+  bypassesLane?(event: GatewayEvent): boolean;
+}

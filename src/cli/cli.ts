@@ -1,10 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../config/index.js";
 import { checkConfigCommand } from "./commands/checkConfig.js";
+import { demoCommand } from "./commands/demo.js";
 import { runCommand } from "./commands/run.js";
 import { UsageError, type CliIo } from "./io.js";
 import { mainUsage } from "./usage.js";
-import { packageVersion } from "./version.js";
+import { packageVersion } from "../version.js";
 
 export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
 
@@ -18,6 +19,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     switch (command) {
       case "run":
         return await runCommand(rest, io);
+      case "demo":
+        return await demoCommand(rest, io);
       case "check-config":
         return await checkConfigCommand(rest, io);
       case "help":

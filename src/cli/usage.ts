@@ -1,11 +1,14 @@
 export const mainUsage = `turnstream — a broker between chat gateways and ACP agents that replies in deliberate beats
 
 Usage:
+  turnstream demo
   turnstream run [--config FILE] [--role all|edge|worker]
   turnstream check-config [--json] FILE
   turnstream --help | --version
 
 Commands:
+  demo           Try it: a local gateway, the broker and an offline demo agent,
+                 with a terminal prompt (what "npm start" runs).
   run            Start the broker. Without --config it runs on the embedded defaults
                  (in-process bus, no gateway). Stops gracefully on SIGINT/SIGTERM.
   check-config   Validate FILE and print the resolved config with secrets masked,
@@ -30,3 +33,10 @@ export const checkConfigUsage = `Usage: turnstream check-config [--json] FILE
   -h, --help   This help
 
 Exit 0 and the resolved config (secrets masked) when FILE is valid; exit 2 and one line per problem otherwise.`;
+
+export const demoUsage = `Usage: turnstream demo
+
+Starts a local gateway, the broker on the embedded bus and the bundled offline demo agent, and
+reads messages from the terminal: a plain line is a user message, "/proactive <text>" an
+unsolicited event, "/id <event_id> [text]" one with a fixed id. Each reply prints as a bubble
+with the time since your message. Ctrl-D (end of input), SIGINT or SIGTERM stop it.`;

@@ -7,7 +7,7 @@ import { createBroker } from "../../src/broker/createBroker.js";
 import { BrokerStoppedError } from "../../src/broker/errors.js";
 import type { TurnHandler } from "../../src/broker/turn.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
-import { ConfigError } from "../../src/config/index.js";
+import { ConfigError, resolveConfig } from "../../src/config/index.js";
 import { StageError } from "../../src/pipeline/errors.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
 import { subjects } from "../../src/pipeline/subjects.js";
@@ -162,12 +162,23 @@ describe("Broker on the embedded bus", () => {
     expect(failed.err).toMatchObject({ type: "SendError", code: "no_gateway" });
   });
 
-  it("says no_agent when no turn handler is wired", async () => {
-    const { broker, records } = start();
+  it("says no_agent when a broker is built without a turn handler", async () => {
+    const bus = new MemoryBus();
+    const { logger, records } = captureLogs();
+    broker = new Broker({ config: resolveConfig({}), bus, ownsBus: true, logger, pipeline: new Pipeline(), role: "all", turnHandler: undefined });
     await broker.start();
     await broker.submit(gatewayEvent());
     await until(() => records.some((r) => r.msg === "turn failed"), "turn failed");
     expect(records.find((r) => r.msg === "turn failed")).toMatchObject({ reason: "no_agent" });
+  });
+
+  it("runs turns on the ACP pool by default: an agent that cannot start is reported to the user", async () => {
+    const { broker, edge, records } = start({ config: { agent: { command: "/nonexistent/agent" } } });
+    await broker.start();
+    await broker.submit(gatewayEvent({ event_id: "e1" }));
+    await until(() => records.some((r) => r.msg === "turn failed"), "turn failed");
+    expect(edge.sent.map((m) => m.content.text)).toEqual(['⚠️ cannot start agent "/nonexistent/agent"']);
+    expect(records.find((r) => r.msg === "turn failed")).toMatchObject({ reason: "turn_failed", err: { type: "AgentSpawnError" } });
   });
 
   it("rejects an event whose afterIngress operator throws, logging reason stage_failed", async () => {

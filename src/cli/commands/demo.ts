@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { filter, firstValueFrom } from "rxjs";
+import { fileURLToPath } from "node:url";
+import { createBroker } from "../../broker/createBroker.js";
+import { DevGateway } from "../../devgateway/devGateway.js";
+import { runTerminal } from "../../devgateway/terminal.js";
+import { createLogger } from "../../log/logger.js";
+import { exitCodes, parseCommandArgs } from "../cli.js";
+import type { CliIo } from "../io.js";
+import { demoUsage } from "../usage.js";
+
+/** The bundled offline agent, next to this file in `dist/`. */
+const demoAgentPath = fileURLToPath(new URL("../../demo/demoAgent.js", import.meta.url));
+
+/**
+ * `turnstream demo`: a local gateway, the broker on the embedded bus, and the bundled offline
+ * agent, with a terminal prompt — type a message, see the reply. Ends on Ctrl-D or SIGINT/SIGTERM.
+ */
+export async function demoCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs({ args: [...args], options: { help: { type: "boolean", short: "h" } } });
+  if (values.help) {
+    io.stdout(`${demoUsage}\n`);
+    return exitCodes.ok;
+  }
+  const shutdown = io.shutdownRequested();
+  const stateDir = mkdtempSync(join(tmpdir(), "turnstream-demo-"));
+  const token = randomBytes(16).toString("hex");
+  const gateway = await DevGateway.start({ host: "127.0.0.1", port: 0, token });
+  // Only problems reach the terminal; the conversation is the output.
+  const logger = createLogger({ level: "warn", destination: { write: (line: string) => io.stderr(line) } });
+  const broker = createBroker({
+    logger,
+    env: io.env,
+    config: {
+      gateway: { url: gateway.url, token, allow_all_users: true, allow_all_channels: true },
+      agent: { command: process.execPath, args: [demoAgentPath] },
+      pool: { state_dir: stateDir },
+    },
+  });
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  try {
+    await broker.start();
+    // Messages typed before the broker's socket is up would reach nobody.
+    if (gateway.brokerCount === 0) await firstValueFrom(gateway.connections.pipe(filter((count) => count > 0)));
+    io.stdout(`turnstream demo — gateway ${gateway.url}, offline demo agent. Type a message ("help"); Ctrl-D to quit.\n`);
+    const terminal = runTerminal({ gateway, lines, write: io.stdout, now: () => performance.now() });
+    const ended = new Promise<string>((resolve) => lines.once("close", () => resolve("end of input")));
+    await Promise.race([shutdown, ended]);
+    terminal.unsubscribe();
+    const result = await broker.stop({ graceMs: 5_000 });
+    return result.abandoned === 0 ? exitCodes.ok : exitCodes.failure;
+  } finally {
+    lines.close();
+    await gateway.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}

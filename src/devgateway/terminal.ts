@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import type { Interface } from "node:readline";
+import type { Subscription } from "rxjs";
+import type { DevGateway } from "./devGateway.js";
+
+export interface TerminalOptions {
+  readonly gateway: DevGateway;
+  readonly lines: Interface;
+  readonly write: (text: string) => void;
+  /** Milliseconds, for the `+0.40 s` timings. */
+  readonly now: () => number;
+  readonly platform?: string;
+}
+
+/**
+ * OpenAB's fake-gateway console: a plain line is a user message, `/proactive <text>` an
+ * unsolicited event, `/id <event_id> [text]` a proactive event with a fixed id (to try triage
+ * dedupe). Each reply prints as its own bubble with the time since the message that caused it.
+ */
+export function runTerminal({ gateway, lines, write, now, platform = "telegram" }: TerminalOptions): Subscription {
+  let sentAt = now();
+  let bubble = 0;
+  const subscription = gateway.received.subscribe((received) => {
+    if (received.kind === "other") {
+      write(`  frame: ${received.text.slice(0, 200)}\n`);
+      return;
+    }
+    const { frame } = received;
+    if (frame.command !== undefined) {
+      write(`  command: ${frame.command} ${frame.content.text}\n`);
+      return;
+    }
+    bubble += 1;
+    const quote = frame.quote_message_id === undefined ? "" : ` (reply to ${frame.quote_message_id})`;
+    const textLines = frame.content.text.split("\n");
+    write(`◀ bubble #${bubble}${quote} (+${((now() - sentAt) / 1000).toFixed(2)}s)\n`);
+    for (const line of textLines) write(`│ ${line}\n`);
+    if (textLines.length > 1) write(`└─ one message, ${textLines.length} lines\n`);
+  });
+  lines.on("line", (line) => {
+    const event = eventFor(line.trim(), platform);
+    if (event === undefined) return;
+    bubble = 0;
+    sentAt = now();
+    gateway.broadcast(event);
+  });
+  return subscription;
+}
+
+function eventFor(line: string, platform: string): Record<string, unknown> | undefined {
+  if (line === "") return undefined;
+  let proactive = false;
+  let eventId = `evt-${randomBytes(4).toString("hex")}`;
+  let text = line;
+  const proactiveMatch = /^\/proactive\s+(.*)$/s.exec(line);
+  const idMatch = /^\/id\s+(\S+)(?:\s+(.*))?$/s.exec(line);
+  if (proactiveMatch !== null) {
+    proactive = true;
+    text = proactiveMatch[1] ?? "";
+  } else if (idMatch !== null) {
+    proactive = true;
+    eventId = idMatch[1] ?? eventId;
+    text = idMatch[2] ?? "retry";
+  }
+  return {
+    schema: "openab.gateway.event.v1",
+    event_id: eventId,
+    timestamp: new Date().toISOString(),
+    platform,
+    channel: { id: "dev-chat", type: "dm" },
+    sender: { id: "dev-user", name: "you", display_name: "You", is_bot: false },
+    content: { type: "text", text },
+    mentions: [],
+    message_id: `msg-${randomBytes(4).toString("hex")}`,
+    proactive,
+  };
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { finished, spawnTurnstream, waitForLine } from "../helpers/cli.js";
+
+describe("turnstream demo (what npm start runs)", () => {
+  it("answers a typed message through the local gateway, the broker and the offline agent, then exits 0 on end of input", async () => {
+    const child = spawnTurnstream(["demo"]);
+    const done = finished(child);
+    await waitForLine(child, (line) => line.startsWith("turnstream demo — gateway ws://127.0.0.1:"));
+    child.stdin.write("hello there\n");
+    await waitForLine(child, (line) => line === "│ you said: hello there");
+    child.stdin.write("flight\n");
+    await waitForLine(child, (line) => line === "└─ one message, 3 lines");
+    child.stdin.end();
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/◀ bubble #1 \(\+\d+\.\d\ds\)\n│ you said: hello there\n/);
+    expect(result.stdout).toContain("│ your flight moved to 8pm\n│ gate B12\n");
+    expect(result.stderr).toBe("");
+  });
+
+  it("stops gracefully on SIGTERM", async () => {
+    const child = spawnTurnstream(["demo"]);
+    const done = finished(child);
+    await waitForLine(child, (line) => line.startsWith("turnstream demo — gateway"));
+    child.kill("SIGTERM");
+    expect((await done).code).toBe(0);
+  });
+});
