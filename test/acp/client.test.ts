@@ -274,7 +274,10 @@ describe("AcpClient against the scripted agent (real child processes)", () => {
   it("logs the agent's stderr at warn with control characters stripped", async () => {
     const { client, records } = await start();
     await turn(client, "stderr");
-    const line = records.find((r) => r.msg === "agent stderr" && String(r.line).includes("red"));
+    // stderr is its own pipe: its line may be read after the turn's answer on stdout.
+    const logged = () => records.find((r) => r.msg === "agent stderr" && String(r.line).includes("red"));
+    await eventually(() => logged() !== undefined);
+    const line = logged();
     expect(line).toMatchObject({ level: 40, line: "[scripted-agent] red and a bell  done" });
   });
 

@@ -1,0 +1,100 @@
+import { join } from "node:path";
+import type { Broker } from "../../src/broker/broker.js";
+import { createBroker } from "../../src/broker/createBroker.js";
+import type { ConfigInput } from "../../src/config/index.js";
+import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
+import { scratch, scriptedAgentPath } from "./agents.js";
+import { captureLogs, type LogRecord } from "./logCapture.js";
+
+export interface Stack {
+  readonly gateway: DevGateway;
+  readonly broker: Broker;
+  readonly records: LogRecord[];
+  /** Reply frames the gateway received, in order. */
+  readonly replies: ReplyFrame[];
+  /** Non-reply frames the gateway received. */
+  readonly others: string[];
+  /** What the scripted agent observed (`prompt …`, `cancel …`, `new …`). */
+  agentEvents(): string[];
+  /** Resolves once at least `count` replies arrived (generous bound: shared machines). */
+  replyCount(count: number, timeoutMs?: number): Promise<ReplyFrame[]>;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Merged over the stack's own: the gateway URL and an allow-all trust gate, the scripted agent, a temp state dir. */
+  readonly config?: Omit<ConfigInput, "gateway"> & { gateway?: Partial<NonNullable<ConfigInput["gateway"]>> };
+  readonly agentEnv?: Record<string, string>;
+  readonly gateway?: DevGatewayOptions;
+}
+
+/** A real dev gateway (WebSocket server), a broker connected to it, and the scripted agent as its ACP agent. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const dir = scratch();
+  const gateway = await DevGateway.start(options.gateway);
+  const replies: ReplyFrame[] = [];
+  const others: string[] = [];
+  gateway.received.subscribe((frame) => (frame.kind === "reply" ? replies.push(frame.frame) : others.push(frame.text)));
+  const { logger, records } = captureLogs();
+  const { gateway: gatewayKeys, agent, pool, ...rest } = options.config ?? {};
+  const broker = createBroker({
+    logger,
+    config: {
+      ...rest,
+      gateway: { url: gateway.url, allow_all_users: true, allow_all_channels: true, ...gatewayKeys },
+      agent: { command: process.execPath, args: [scriptedAgentPath], working_dir: dir.dir, env: { AGENT_EVENTS_FILE: dir.eventsFile, ...options.agentEnv }, ...agent },
+      pool: { state_dir: join(dir.dir, "state"), ...pool },
+    },
+  });
+  await broker.start();
+  const connected = await until(() => gateway.brokerCount > 0, 10_000);
+  if (!connected) throw new Error("the broker did not connect to the dev gateway");
+  return {
+    gateway,
+    broker,
+    records,
+    replies,
+    others,
+    agentEvents: dir.events,
+    async replyCount(count, timeoutMs = 15_000) {
+      if (!(await until(() => replies.length >= count, timeoutMs))) {
+        throw new Error(`expected ${count} replies, got ${replies.length}: ${JSON.stringify(replies.map((r) => r.content.text.slice(0, 80)))}`);
+      }
+      return replies;
+    },
+    async stop() {
+      await broker.stop({ graceMs: 2_000 });
+      await gateway.close();
+      dir.cleanup();
+    },
+  };
+}
+
+export async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
+let nextEvent = 1;
+
+/** An `event.v1` frame as a gateway sends it; `text` picks the scripted agent's scenario. */
+export function userEvent(text: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const id = nextEvent++;
+  return {
+    schema: "openab.gateway.event.v1",
+    event_id: `evt-${id}`,
+    timestamp: "2026-08-25T03:00:00Z",
+    platform: "telegram",
+    channel: { id: "chat-1", type: "dm" },
+    sender: { id: "user-1", name: "ann", display_name: "Ann", is_bot: false },
+    content: { type: "text", text },
+    mentions: [],
+    message_id: `msg-${id}`,
+    proactive: false,
+    ...overrides,
+  };
+}
