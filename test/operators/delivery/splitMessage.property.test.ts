@@ -66,10 +66,10 @@ function contentLines(text: string): ContentLine[] {
   const lines: ContentLine[] = [];
   let opener: string | null = null;
   let block: number | null = null;
-  text.split("\n").forEach((line, index) => {
-    if (!line.startsWith(F)) return void lines.push({ text: line, opener, block });
-    [opener, block] = opener === null ? [line, index] : [null, null];
-  });
+  for (const [index, line] of text.split("\n").entries()) {
+    if (line.startsWith(F)) [opener, block] = opener === null ? [line, index] : [null, null];
+    else lines.push({ text: line, opener, block });
+  }
   return lines;
 }
 

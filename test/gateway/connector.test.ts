@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
+import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
+import { GatewayConnector } from "../../src/gateway/connector.js";
+import { gatewayUrl, replyFrame } from "../../src/gateway/replyFrame.js";
+import { SendError } from "../../src/pipeline/errors.js";
+import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
+import { until } from "../helpers/stack.js";
+
+const message: OutboundMessage = {
+  reply_to: "evt-1",
+  platform: "telegram",
+  channel: { id: "chat-1" },
+  content: { type: "text", text: "on it" },
+};
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function connect(gatewayOptions: DevGatewayOptions = {}, token?: string): Promise<{ connector: GatewayConnector; gateway: DevGateway; records: LogRecord[]; frames: ReplyFrame[] }> {
+  const gateway = await DevGateway.start(gatewayOptions);
+  const frames: ReplyFrame[] = [];
+  gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame));
+  const { logger, records } = captureLogs();
+  const connector = new GatewayConnector({
+    url: gateway.url,
+    ...(token === undefined ? {} : { token }),
+    logger,
+    maxFrameBytes: 1 << 20,
+    clientVersion: "test",
+    legacyAckTimeoutMs: 200,
+    requiredAckTimeoutMs: 300,
+    streaming: false,
+    streamingPlaceholder: true,
+    backoff: { initialMs: 50, maxMs: 200 },
+  });
+  cleanup.push(() => gateway.close(), () => connector.close());
+  connector.start();
+  return { connector, gateway, records, frames };
+}
+
+const connected = (connector: GatewayConnector) => until(() => connector.isConnected, 10_000);
+
+describe("GatewayConnector", () => {
+  it("sends without a request_id and resolves once written when no ack is wanted (legacy text mode)", async () => {
+    const { connector, frames } = await connect();
+    await connected(connector);
+    expect(await connector.send(message, { wantAck: false })).toEqual({ messageId: "gw_sent" });
+    await until(() => frames.length === 1, 5_000);
+    expect(frames[0]?.request_id).toBeUndefined();
+  });
+
+  it("waits for the ack by request_id and returns the gateway's message id", async () => {
+    const { connector, frames } = await connect();
+    await connected(connector);
+    const receipt = await connector.send(message, { wantAck: true });
+    expect(receipt.messageId).toMatch(/^gw-[0-9a-f]{6}$/);
+    expect(frames[0]?.request_id).toMatch(/^req_[0-9a-f-]{36}$/);
+  });
+
+  it("counts a legacy send as sent, with a warning, when no ack comes within the timeout (as upstream)", async () => {
+    const { connector, records } = await connect({ ack: false });
+    await connected(connector);
+    expect(await connector.send(message, { wantAck: true })).toEqual({ messageId: "gw_sent" });
+    expect(records.find((r) => r.msg === "legacy gateway reply timed out")).toMatchObject({ reason: "ack_timeout" });
+  });
+
+  it("fails a send the gateway answers with success:false", async () => {
+    const { connector, records } = await connect({ ack: () => ({ success: false, message_id: null, error: "chat not found" }) });
+    await connected(connector);
+    const failure = connector.send(message, { wantAck: true });
+    await expect(failure).rejects.toBeInstanceOf(SendError);
+    await expect(failure).rejects.toMatchObject({ code: "legacy_failure", message: "gateway rejected write (legacy_failure): chat not found" });
+    expect(records.find((r) => r.msg === "gateway rejected write")).toMatchObject({ code: "legacy_failure" });
+  });
+
+  it("fails, without retrying, a send whose outcome is unknown", async () => {
+    const { connector, frames, records } = await connect({ ack: () => ({ outcome: "unknown", error_code: "disconnect" }) });
+    await connected(connector);
+    await expect(connector.send(message, { wantAck: true })).rejects.toMatchObject({ code: "disconnect" });
+    expect(frames).toHaveLength(1);
+    expect(records.some((r) => r.msg === "gateway write outcome unknown; not retrying")).toBe(true);
+  });
+
+  it("requires acks when the hello negotiates send_ack: a missing ack fails the send", async () => {
+    const { connector, records } = await connect({ ack: false, hello: { capabilities: { telegram: { send_ack: true } } } });
+    await connected(connector);
+    await until(() => records.some((r) => r.msg === "gateway capabilities negotiated"), 5_000);
+    await expect(connector.send(message, { wantAck: false })).rejects.toMatchObject({ code: "ack_timeout", message: "required gateway ACK timed out" });
+  });
+
+  it("stays in legacy mode on a hello for another protocol version", async () => {
+    const { connector, records } = await connect({ hello: { protocol_version: 2, capabilities: {} } });
+    await connected(connector);
+    await until(() => records.some((r) => r.msg.includes("continuing in legacy mode")), 5_000);
+    expect(records.find((r) => r.msg === "gateway hello version is unsupported; continuing in legacy mode")).toMatchObject({ protocol_version: 2 });
+    expect(connector.capabilities("telegram")).toBeUndefined();
+    expect(connector.messageLimit("telegram")).toBe(4096);
+  });
+
+  it("refuses to send while disconnected", async () => {
+    const { connector } = await connect();
+    await connected(connector);
+    await connector.close();
+    await expect(connector.send(message, { wantAck: false })).rejects.toMatchObject({ code: "disconnected" });
+  });
+
+  it("connects with the token and keeps retrying with backoff when the gateway answers 401", async () => {
+    const good = await connect({ token: "s3cret" }, "s3cret");
+    expect(await connected(good.connector)).toBe(true);
+    const bad = await connect({ token: "s3cret" }, "wrong");
+    await until(() => bad.records.filter((r) => r.msg === "gateway connection failed, retrying").length >= 3, 10_000);
+    expect(bad.connector.isConnected).toBe(false);
+    const waits = bad.records.filter((r) => r.msg === "gateway connection failed, retrying").map((r) => r.backoffMs);
+    expect(waits.slice(0, 3)).toEqual([50, 100, 200]);
+  });
+});
+
+describe("reply frames", () => {
+  it("are byte-compatible with OpenAB: key order, optional keys omitted", () => {
+    expect(replyFrame(message, "req_1")).toBe(
+      '{"schema":"openab.gateway.reply.v1","reply_to":"evt-1","platform":"telegram","channel":{"id":"chat-1"},"content":{"type":"text","text":"on it"},"request_id":"req_1"}',
+    );
+    expect(replyFrame({ ...message, channel: { id: "c", thread_id: "t" }, quote_message_id: "m1" }, undefined)).toBe(
+      '{"schema":"openab.gateway.reply.v1","reply_to":"evt-1","platform":"telegram","channel":{"id":"c","thread_id":"t"},"content":{"type":"text","text":"on it"},"quote_message_id":"m1"}',
+    );
+  });
+
+  it("carry the token as ?token= or &token=", () => {
+    expect(gatewayUrl("ws://h:8080/ws", "t")).toBe("ws://h:8080/ws?token=t");
+    expect(gatewayUrl("ws://h:8080/ws?x=1", "t")).toBe("ws://h:8080/ws?x=1&token=t");
+    expect(gatewayUrl("ws://h:8080/ws", undefined)).toBe("ws://h:8080/ws");
+  });
+});
