@@ -26,8 +26,10 @@ export interface DevGatewayOptions {
   readonly token?: string;
   /** Answer the broker's `client_hello` with a `hello.v1` (default: stay a legacy gateway). */
   readonly hello?: Record<string, unknown>;
-  /** Ack every send that carries a `request_id` (default true). */
+  /** Ack every send that carries a `request_id` (default true); a function may override ack fields or return undefined for no ack. */
   readonly ack?: boolean | ((frame: ReplyFrame) => Record<string, unknown> | undefined);
+  /** How long to wait before acking (a slow platform); default 0. */
+  readonly ackDelayMs?: number | ((frame: ReplyFrame) => number);
 }
 
 /** What arrived from a broker: a reply frame, or something else worth showing. */
@@ -156,16 +158,18 @@ export class DevGateway {
     if (frame.request_id === undefined || this.#options.ack === false) return;
     const custom = typeof this.#options.ack === "function" ? this.#options.ack(frame) : undefined;
     if (typeof this.#options.ack === "function" && custom === undefined) return;
-    ws.send(
-      JSON.stringify({
-        schema: "openab.gateway.response.v1",
-        request_id: frame.request_id,
-        success: true,
-        message_id: `gw-${randomBytes(3).toString("hex")}`,
-        thread_id: null,
-        error: null,
-        ...custom,
-      }),
-    );
+    const { ackDelayMs = 0 } = this.#options;
+    const delay = typeof ackDelayMs === "function" ? ackDelayMs(frame) : ackDelayMs;
+    const ack = JSON.stringify({
+      schema: "openab.gateway.response.v1",
+      request_id: frame.request_id,
+      success: true,
+      message_id: `gw-${randomBytes(3).toString("hex")}`,
+      thread_id: null,
+      error: null,
+      ...custom,
+    });
+    if (delay > 0) setTimeout(() => ws.send(ack), delay);
+    else ws.send(ack);
   }
 }

@@ -20,3 +20,18 @@ export class SendError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * A bubble delivery stopped part-way: what was delivered stays delivered, the rest was abandoned.
+ * The message counts bubbles and never carries their text.
+ */
+export class DeliveryIncompleteError extends Error {
+  override readonly name = "DeliveryIncompleteError";
+  constructor(
+    message: string,
+    readonly delivered: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
