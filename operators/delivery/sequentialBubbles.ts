@@ -1,0 +1,200 @@
+import {
+  asyncScheduler,
+  catchError,
+  concat,
+  connect,
+  defer,
+  EMPTY,
+  filter,
+  ignoreElements,
+  map,
+  merge,
+  of,
+  tap,
+  type MonoTypeOperatorFunction,
+  type Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+} from "rxjs";
+import type { AgentEvent, OpenabMessageEvent } from "./agentEvent.js";
+import { collectTranscript } from "./collectTranscript.js";
+import { parseOutputDirectives } from "./outputDirectives.js";
+import { paceBubbles } from "./paceBubbles.js";
+import { rustTrim } from "./rustWhitespace.js";
+import { splitMessage } from "./splitMessage.js";
+import { emptyTranscript, reduceTranscript, type TurnTranscript } from "./turnTranscript.js";
+import type { SendReceipt } from "./outboundMessage.js";
+
+/** Warned (once per turn) when an agent emits `openab_message` while `[delivery] mode` is not `sequential`. */
+export const SEQUENTIAL_MODE_OFF_WARNING =
+  "received a sequential message event but [delivery] mode is not `sequential`; ignoring it (the turn's text is delivered normally at the end)";
+
+/** Warned when a sequential turn reaches `max_bubbles` (fields `bubble`, `max_bubbles`, `delivered`). */
+export const SEQUENTIAL_CAPPED_WARNING = "sequential turn reached max_bubbles; dropping the rest";
+
+/** Logged at error level when a bubble's send fails (fields `error`, `platform`, `bubble`, `delivered`). */
+export const SEQUENTIAL_SEND_FAILED_LOG = "sequential bubble send failed; abandoning the rest of the turn";
+
+export interface SequentialBubblesOptions {
+  /**
+   * Sends one message and completes when the gateway acked it (an error fails the send). Called
+   * once per message: a bubble longer than `limit` is several messages, sent one after another.
+   * `index` is the bubble's 0-based position among the turn's accepted (non-blank, under the cap)
+   * bubbles, the same for every message of one bubble; `quote` is the `[[reply_to:…]]` target, set on the turn's very first
+   * message only.
+   */
+  readonly sendBubble: (text: string, index: number, quote: string | undefined) => Observable<SendReceipt>;
+  /** `[delivery] bubble_delay_ms`: bubble N+1 leaves this long after bubble N's (last message's) ack. */
+  readonly delayMs: number;
+  /** `[delivery] max_bubbles`, per turn (an integer ≥ 1, or `Infinity`). */
+  readonly maxBubbles: number;
+  /** The platform's message limit in chars (Unicode scalar values); an integer ≥ 1. */
+  readonly limit: number;
+  readonly scheduler?: SchedulerLike;
+}
+
+/** What a sequential turn delivered, emitted once when the turn's events and all sends are done. */
+export interface SequentialReport {
+  /** Bubbles whose every message was acked. */
+  readonly bubblesSent: number;
+  /** The turn reached `max_bubbles` and later bubbles were dropped (configuration working, not a fault). */
+  readonly capped: boolean;
+  /** How many non-blank bubbles the cap dropped. */
+  readonly dropped: number;
+  /** The first bubble the cap dropped (its `id`, `""` when the agent gave none): the warning's `bubble` field. */
+  readonly firstDroppedId?: string;
+  /** Why the first failed send failed; later bubbles were not sent. Set only with `failedBubbleId`. */
+  readonly sendError?: unknown;
+  /** The bubble whose send failed (its `id`, `""` when the agent gave none); present iff a send failed. */
+  readonly failedBubbleId?: string;
+  /**
+   * The turn folded as text mode folds it (`collectTranscript`): the text path's input when no
+   * bubble was attempted, and `agentError` when the turn ended in an error.
+   */
+  readonly transcript: TurnTranscript;
+}
+
+/** A bubble accepted for sending. */
+interface Bubble {
+  readonly id: string;
+  readonly index: number;
+  readonly text: string;
+  readonly quote: string | undefined;
+}
+
+/**
+ * Sequential delivery (`delivery-and-triage.md` §9.2, with turnstream's fixes of §12): consumes one
+ * turn's events in wire order, subscribing once, and sends each `openab_message` with non-blank
+ * text as soon as it arrives — not at turn end — paced by `paceBubbles` (`delayMs` after the
+ * previous bubble's ack). Each bubble is split in place by `splitMessage` at `limit`; its messages
+ * go out back to back and its ack is the last one's. The cap counts bubbles over the whole turn:
+ * once `maxBubbles` were accepted, later ones are dropped and the turn is `capped`. A failed send
+ * abandons the rest of the turn (`sendError`); an agent error ends the intake but bubbles already
+ * received are still sent. Emits exactly one `SequentialReport` after the events ended and every
+ * pending send settled, then completes. The output never errors: a `sendBubble` that throws counts
+ * as a failed send.
+ */
+export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFunction<AgentEvent, SequentialReport> {
+  const { sendBubble, delayMs, maxBubbles, limit, scheduler = asyncScheduler } = options;
+  if (!(maxBubbles === Infinity || (Number.isInteger(maxBubbles) && maxBubbles >= 1))) {
+    throw new RangeError(`sequentialBubbles maxBubbles must be an integer >= 1 or Infinity, got ${maxBubbles}`);
+  }
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new RangeError(`sequentialBubbles limit must be an integer >= 1, got ${limit}`);
+  }
+
+  return (events) =>
+    defer(() => {
+      // Per turn (per subscription).
+      let received = emptyTranscript();
+      let accepted = 0;
+      let bubblesSent = 0;
+      let dropped = 0;
+      let firstDroppedId: string | undefined;
+      let sending: Bubble | undefined;
+      let failure: { readonly bubbleId: string; readonly error: unknown } | undefined;
+      let transcript = emptyTranscript();
+
+      /** The bubble to send for this event, or `undefined` (not a bubble, blank, or over the cap). */
+      const accept = (event: AgentEvent): Bubble | undefined => {
+        // The text so far, folded as the text path folds it (a reset notice heads it, as there).
+        received = reduceTranscript(received, event);
+        if (event.type !== "openab_message" || rustTrim(event.text) === "") return undefined;
+        if (accepted >= maxBubbles) {
+          dropped += 1;
+          firstDroppedId ??= event.id;
+          return undefined;
+        }
+        const index = accepted++;
+        // Only the turn's first message may quote: the header from the text received before it.
+        const quote = index === 0 ? parseOutputDirectives(received.buffer).replyTo : undefined;
+        return { id: event.id, index, text: event.text, quote };
+      };
+
+      /** Every non-blank part of the bubble, one after another; completes at the last part's ack. */
+      const sendParts = (bubble: Bubble): Observable<Bubble> => {
+        const parts = splitMessage(bubble.text, limit).filter((part) => rustTrim(part) !== "");
+        return concat(
+          defer(() => {
+            sending = bubble;
+            return EMPTY;
+          }),
+          ...parts.map((part, at) =>
+            defer(() => sendBubble(part, bubble.index, at === 0 ? bubble.quote : undefined)).pipe(ignoreElements()),
+          ),
+          of(bubble),
+        );
+      };
+
+      const report = (): SequentialReport => ({
+        bubblesSent,
+        capped: dropped > 0,
+        dropped,
+        ...(firstDroppedId === undefined ? {} : { firstDroppedId }),
+        ...(failure === undefined ? {} : { sendError: failure.error, failedBubbleId: failure.bubbleId }),
+        transcript,
+      });
+
+      return events.pipe(
+        connect((turn) => {
+          const sends = turn.pipe(
+            // The agent's error ends the intake only; collectTranscript records it.
+            catchError(() => EMPTY),
+            map(accept),
+            filter((bubble): bubble is Bubble => bubble !== undefined),
+            paceBubbles(sendParts, delayMs, scheduler),
+            tap(() => (bubblesSent += 1)),
+            catchError((error: unknown) => {
+              failure = { bubbleId: sending?.id ?? "", error };
+              return EMPTY;
+            }),
+          );
+          const folded = turn.pipe(
+            collectTranscript(),
+            tap((folded) => (transcript = folded)),
+          );
+          return concat(merge(sends, folded).pipe(ignoreElements()), defer(() => of(report())));
+        }),
+      );
+    });
+}
+
+/**
+ * For turns whose `[delivery] mode` is not `sequential`: passes every event through unchanged and
+ * calls `warn` for the turn's first `openab_message` only (once per subscription, i.e. per turn),
+ * so the caller logs `SEQUENTIAL_MODE_OFF_WARNING` once; the bubble itself is ignored by the text
+ * path, which delivers the turn's text as usual.
+ */
+export function warnIgnoredBubbles(warn: (bubble: OpenabMessageEvent) => void): MonoTypeOperatorFunction<AgentEvent> {
+  return (events) =>
+    defer(() => {
+      let warned = false;
+      return events.pipe(
+        tap((event) => {
+          if (event.type !== "openab_message" || warned) return;
+          warned = true;
+          warn(event);
+        }),
+      );
+    });
+}
