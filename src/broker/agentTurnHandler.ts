@@ -1,10 +1,13 @@
-import { catchError, concat, concatMap, defer, from, ignoreElements, throwError, type Observable } from "rxjs";
+import { catchError, concat, concatMap, defer, from, ignoreElements, throwError, type Observable, type OperatorFunction } from "rxjs";
+import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
+import { SEQUENTIAL_MODE_OFF_WARNING, warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
 import type { SessionPool } from "../acp/pool.js";
-import { SendError } from "../pipeline/errors.js";
+import { DeliveryIncompleteError, SendError } from "../pipeline/errors.js";
+import { deliverSequential } from "./delivery/deliverSequential.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
 import type { TurnContext, TurnHandler } from "./turn.js";
@@ -29,16 +32,13 @@ export function createAgentTurnHandler({ pool, config }: AgentTurnHandlerOptions
       default:
         return pool
           .withSession(sessionKey, (session) =>
-            session.prompt(packPrompt(event, new Date(context.scheduler.now()).toISOString())).pipe(
-              collectTranscript(),
-              concatMap((transcript) => deliverText(transcript, event, context, config)),
-            ),
+            session.prompt(packPrompt(event, new Date(context.scheduler.now()).toISOString())).pipe(deliver(event, context, config)),
           )
           .pipe(
-            // The agent could not even start (spawn failure, pool exhausted): say so, then fail the turn.
-            // A failed send is not retried here: the gateway is what failed.
+            // A failed turn tells the user `⚠️ <error>` (agent could not start, a bubble turn failed
+            // after bubbles went out) — unless the gateway is what failed: then nothing more is sent.
             catchError((err: unknown) =>
-              err instanceof SendError
+              failedAtTheGateway(err)
                 ? throwError(() => err)
                 : concat(sendText(context, event, `⚠️ ${err instanceof Error ? err.message : String(err)}`), throwError(() => err)),
             ),
@@ -48,6 +48,22 @@ export function createAgentTurnHandler({ pool, config }: AgentTurnHandlerOptions
   // `/cancel` must reach the turn it cancels, which holds the session's lane.
   handler.bypassesLane = (event) => slashCommand(event.content.text) === "cancel";
   return handler;
+}
+
+/** The configured delivery mode, as an operator over the turn's events. */
+function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConfig): OperatorFunction<AgentEvent, never> {
+  if (config.delivery.mode === "sequential") return deliverSequential(event, context, config);
+  return (events) =>
+    events.pipe(
+      // Only sequential mode sends openab_message bubbles; elsewhere they are noted once and ignored.
+      warnIgnoredBubbles(() => context.logger.warn({ reason: "mode_not_sequential", mode: config.delivery.mode }, SEQUENTIAL_MODE_OFF_WARNING)),
+      collectTranscript(),
+      concatMap((transcript) => deliverText(transcript, event, context, config)),
+    );
+}
+
+function failedAtTheGateway(err: unknown): boolean {
+  return err instanceof SendError || (err instanceof DeliveryIncompleteError && err.cause instanceof SendError);
 }
 
 function sendText(context: TurnContext, event: GatewayEvent, text: string): Observable<never> {

@@ -50,6 +50,8 @@ export class GatewayConnector {
   readonly #connected = new BehaviorSubject(false);
   #socket: WebSocket | undefined;
   #hello: GatewayHello | undefined;
+  /** Platforms already warned about on this connection (see `#noteUnackedOrdering`). */
+  readonly #unackedNoted = new Set<string>();
   #backoffMs: number;
   #reconnect: NodeJS.Timeout | undefined;
   #closing = false;
@@ -106,8 +108,12 @@ export class GatewayConnector {
     if (socket === undefined || socket.readyState !== WebSocket.OPEN) {
       return Promise.reject(new SendError("disconnected", "the gateway is not connected"));
     }
-    const required = this.capabilities(message.platform)?.sendAck === true;
-    if (!required && !options.wantAck) {
+    const capabilities = this.capabilities(message.platform);
+    const required = capabilities?.sendAck === true;
+    // A negotiated gateway without send_ack cannot be asked for acks: order rests on the socket.
+    const askable = capabilities === undefined || required;
+    if (options.wantAck && !askable) this.#noteUnackedOrdering(message.platform);
+    if (!required && !(options.wantAck && askable)) {
       return new Promise((resolve, reject) =>
         socket.send(replyFrame(message, undefined), (err) =>
           err === undefined || err === null ? resolve(legacySent) : reject(new SendError("write_failed", "writing to the gateway failed", { cause: err })),
@@ -157,6 +163,7 @@ export class GatewayConnector {
       opened = true;
       this.#backoffMs = this.#options.backoff?.initialMs ?? 1_000;
       this.#hello = undefined;
+      this.#unackedNoted.clear();
       this.#connected.next(true);
       logger.info({ url: this.#options.url }, "connected to gateway");
       socket.send(
@@ -268,6 +275,12 @@ export class GatewayConnector {
     }
     this.#options.logger.warn({ reason: why === "timeout" ? "ack_timeout" : "ack_channel_closed" }, "legacy gateway reply timed out");
     resolve(legacySent);
+  }
+
+  #noteUnackedOrdering(platform: string): void {
+    if (this.#unackedNoted.has(platform)) return;
+    this.#unackedNoted.add(platform);
+    this.#options.logger.warn({ reason: "no_send_ack", platform }, "gateway does not ack sends; bubble order relies on the socket");
   }
 
   #failPending(): void {

@@ -12,12 +12,17 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Every `msg` literal passed to a logger call in src/ and operators/. */
+/**
+ * Every `msg` literal passed to a logger call in src/ and operators/, and every exported
+ * `*_LOG` / `*_WARNING` constant (pure operators name their lines; `src/` logs them).
+ */
 function loggedMessages(): Set<string> {
   const call = /\.(?:trace|debug|info|warn|error|fatal)\(\s*(?:[\w.]+|\{[\s\S]*?\})\s*,\s*"([^"]+)"\s*,?\s*\)|\.(?:trace|debug|info|warn|error|fatal)\(\s*"([^"]+)"\s*\)/g;
   const found = new Set<string>();
   for (const file of [...sources(join(root, "src")), ...sources(join(root, "operators"))]) {
-    for (const match of readFileSync(file, "utf8").matchAll(call)) found.add((match[1] ?? match[2]) as string);
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(call)) found.add((match[1] ?? match[2]) as string);
+    for (const match of text.matchAll(/export const \w+_(?:LOG|WARNING)\s*=\s*\n?\s*"([^"]+)"/g)) found.add(match[1] as string);
   }
   return found;
 }

@@ -92,6 +92,17 @@ describe("GatewayConnector", () => {
     await expect(connector.send(message, { wantAck: false })).rejects.toMatchObject({ code: "ack_timeout", message: "required gateway ACK timed out" });
   });
 
+  it("cannot ask a negotiated gateway without send_ack for acks: sends without request_id, warns once", async () => {
+    const { connector, frames, records } = await connect({ hello: { capabilities: { telegram: { send_ack: false } } } });
+    await connected(connector);
+    await until(() => records.some((r) => r.msg === "gateway capabilities negotiated"), 5_000);
+    expect(await connector.send(message, { wantAck: true })).toEqual({ messageId: "gw_sent" });
+    expect(await connector.send(message, { wantAck: true })).toEqual({ messageId: "gw_sent" });
+    await until(() => frames.length === 2, 5_000);
+    expect(frames.map((f) => f.request_id)).toEqual([undefined, undefined]);
+    expect(records.filter((r) => r.msg === "gateway does not ack sends; bubble order relies on the socket")).toHaveLength(1);
+  });
+
   it("stays in legacy mode on a hello for another protocol version", async () => {
     const { connector, records } = await connect({ hello: { protocol_version: 2, capabilities: {} } });
     await connected(connector);
