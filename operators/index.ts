@@ -31,6 +31,15 @@ export { parseOutputDirectives, type OutputDirectives } from "./delivery/outputD
 export { renderToolSummary, type ToolDisplay } from "./delivery/toolSummary.js";
 export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
+export { paceBubbles } from "./delivery/paceBubbles.js";
+export { parseEnvelope, type EnvelopeLimits, type EnvelopeResult } from "./delivery/envelope.js";
+export type { EnvelopeError } from "./delivery/envelopeError.js";
+export { findEnvelopeSpan } from "./delivery/findEnvelopeSpan.js";
+export { stripEnvelope } from "./delivery/stripEnvelope.js";
+export { planStructuredBubbles, type OnParseError, type StructuredBubblesPlan, type StructuredOptions } from "./delivery/structuredBubbles.js";
+export { bubbleMessages, planStructuredReply, type StructuredReplyPlan } from "./delivery/envelopeReply.js";
+export { sequentialBubbles, warnIgnoredBubbles, type SequentialBubblesOptions, type SequentialReport } from "./delivery/sequentialBubbles.js";
+export { sequentialOutcome, type SequentialOutcome } from "./delivery/sequentialOutcome.js";
 export type { OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
 export type {
   AgentEvent,

@@ -6,8 +6,9 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
 import type { SessionPool } from "../acp/pool.js";
-import { DeliveryIncompleteError, SendError } from "../pipeline/errors.js";
+import { AgentTurnError, DeliveryIncompleteError, SendError } from "../pipeline/errors.js";
 import { deliverSequential } from "./delivery/deliverSequential.js";
+import { deliverStructured } from "./delivery/deliverStructured.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
 import type { TurnContext, TurnHandler } from "./turn.js";
@@ -19,8 +20,9 @@ export interface AgentTurnHandlerOptions {
 
 /**
  * The broker's default turn handler: `/reset` and `/cancel` as OpenAB answers them, and every
- * other event as one ACP prompt turn on the session pool, delivered as text — the turn's reply
- * split at the platform's limit and sent one message after another, each after the previous ack.
+ * other event as one ACP prompt turn on the session pool, delivered by `[delivery] mode`: text
+ * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
+ * the agent decides them). Every message waits for the previous one's ack.
  */
 export function createAgentTurnHandler({ pool, config }: AgentTurnHandlerOptions): TurnHandler {
   const handler: TurnHandler = ({ sessionKey, event }, context) => {
@@ -53,17 +55,23 @@ export function createAgentTurnHandler({ pool, config }: AgentTurnHandlerOptions
 /** The configured delivery mode, as an operator over the turn's events. */
 function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConfig): OperatorFunction<AgentEvent, never> {
   if (config.delivery.mode === "sequential") return deliverSequential(event, context, config);
+  const deliverTranscript = config.delivery.mode === "structured" ? deliverStructured : deliverText;
   return (events) =>
     events.pipe(
       // Only sequential mode sends openab_message bubbles; elsewhere they are noted once and ignored.
       warnIgnoredBubbles(() => context.logger.warn({ reason: "mode_not_sequential", mode: config.delivery.mode }, SEQUENTIAL_MODE_OFF_WARNING)),
       collectTranscript(),
-      concatMap((transcript) => deliverText(transcript, event, context, config)),
+      concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
     );
 }
 
+/** Nothing more to tell the user: the gateway itself failed, or the delivered reply already showed the error. */
 function failedAtTheGateway(err: unknown): boolean {
-  return err instanceof SendError || (err instanceof DeliveryIncompleteError && err.cause instanceof SendError);
+  return (
+    err instanceof SendError ||
+    (err instanceof DeliveryIncompleteError && err.cause instanceof SendError) ||
+    (err instanceof AgentTurnError && err.notified)
+  );
 }
 
 function sendText(context: TurnContext, event: GatewayEvent, text: string): Observable<never> {

@@ -35,3 +35,16 @@ export class DeliveryIncompleteError extends Error {
     super(message, options);
   }
 }
+
+/** The agent's turn ended in an error after its reply was delivered (bubble modes fail such turns). */
+export class AgentTurnError extends Error {
+  override readonly name = "AgentTurnError";
+  constructor(
+    message: string,
+    /** The delivered reply already showed the user `⚠️ <error>`: no second notice. */
+    readonly notified: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
