@@ -18,6 +18,18 @@ export type {
   GatewaySender,
 } from "./ingress/gatewayEvent.js";
 
+// triage: proactive events pass cheap rules before they may wake an agent
+export { triage, type TriageDecision, type TriageOptions } from "./triage/triage.js";
+export { admit, type Admission } from "./triage/admit.js";
+export { triageKey } from "./triage/triageKey.js";
+export { parseQuietHours, quietHoursContain, type QuietHours } from "./triage/quietHours.js";
+export { settingsFromConfig, type TriageSettings } from "./triage/triageSettings.js";
+export { triageLogLine } from "./triage/triageLog.js";
+export { sweepTriage } from "./triage/triageSweep.js";
+export type { TriageState } from "./triage/triageState.js";
+export type { TriageEntry, TriageStore } from "./triage/triageStore.js";
+export type { TriageVerdict } from "./triage/triageVerdict.js";
+
 // dispatch: keys, partitions, one turn at a time per key
 export { serializeByKey } from "./dispatch/serializeByKey.js";
 export { sessionKey } from "./dispatch/sessionKey.js";

@@ -1,10 +1,14 @@
-import { catchError, concat, concatMap, defer, from, ignoreElements, throwError, type Observable, type OperatorFunction } from "rxjs";
+import { catchError, concat, concatMap, defer, filter, from, ignoreElements, of, tap, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
 import { SEQUENTIAL_MODE_OFF_WARNING, warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
+import { triage } from "../../operators/triage/triage.js";
+import { triageLogLine } from "../../operators/triage/triageLog.js";
+import type { TriageSettings } from "../../operators/triage/triageSettings.js";
+import type { TriageStore } from "../../operators/triage/triageStore.js";
 import type { SessionPool } from "../acp/pool.js";
 import { AgentTurnError, DeliveryIncompleteError, SendError } from "../pipeline/errors.js";
 import { deliverSequential } from "./delivery/deliverSequential.js";
@@ -16,6 +20,8 @@ import type { TurnContext, TurnHandler } from "./turn.js";
 export interface AgentTurnHandlerOptions {
   readonly pool: SessionPool;
   readonly config: DeliveryConfig;
+  /** Proactive events pass these rules before they may wake the agent; absent: every event wakes it. */
+  readonly triage?: { readonly settings: TriageSettings; readonly store: TriageStore };
 }
 
 /**
@@ -24,7 +30,23 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, triage: triageRules }: AgentTurnHandlerOptions): TurnHandler {
+  /** One ACP prompt turn on the key's session, delivered by the configured mode. */
+  const runTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext): Observable<never> =>
+    pool
+      .withSession(sessionKey, (session) =>
+        session.prompt(packPrompt(event, new Date(context.scheduler.now()).toISOString())).pipe(deliver(event, context, config)),
+      )
+      .pipe(
+        // A failed turn tells the user `⚠️ <error>` (agent could not start, a bubble turn failed
+        // after bubbles went out) — unless the gateway is what failed, or the reply showed it already.
+        catchError((err: unknown) =>
+          failedAtTheGateway(err)
+            ? throwError(() => err)
+            : concat(sendText(context, event, `⚠️ ${err instanceof Error ? err.message : String(err)}`), throwError(() => err)),
+        ),
+      );
+
   const handler: TurnHandler = ({ sessionKey, event }, context) => {
     switch (slashCommand(event.content.text)) {
       case "cancel":
@@ -32,24 +54,28 @@ export function createAgentTurnHandler({ pool, config }: AgentTurnHandlerOptions
       case "reset":
         return from(pool.reset(sessionKey)).pipe(concatMap((hadSession) => sendText(context, event, resetReply({ sessionReset: hadSession, dropped: 0 }))));
       default:
-        return pool
-          .withSession(sessionKey, (session) =>
-            session.prompt(packPrompt(event, new Date(context.scheduler.now()).toISOString())).pipe(deliver(event, context, config)),
-          )
-          .pipe(
-            // A failed turn tells the user `⚠️ <error>` (agent could not start, a bubble turn failed
-            // after bubbles went out) — unless the gateway is what failed: then nothing more is sent.
-            catchError((err: unknown) =>
-              failedAtTheGateway(err)
-                ? throwError(() => err)
-                : concat(sendText(context, event, `⚠️ ${err instanceof Error ? err.message : String(err)}`), throwError(() => err)),
-            ),
-          );
+        return admitted(event, context, triageRules).pipe(concatMap(() => runTurn(sessionKey, event, context)));
     }
   };
   // `/cancel` must reach the turn it cancels, which holds the session's lane.
   handler.bypassesLane = (event) => slashCommand(event.content.text) === "cancel";
   return handler;
+}
+
+/**
+ * Emits once when the event may wake the agent: always for a message a human sent; for a proactive
+ * event, when triage admits it. A suppressed event completes empty: no turn, no reply, no model call.
+ */
+function admitted(event: GatewayEvent, context: TurnContext, rules: AgentTurnHandlerOptions["triage"]): Observable<unknown> {
+  if (event.proactive !== true || rules === undefined) return of(event);
+  return of(event).pipe(
+    triage({ settings: rules.settings, store: rules.store, scheduler: context.scheduler }),
+    tap((decision) => {
+      const line = triageLogLine(decision);
+      if (line !== undefined) context.logger.info(line.fields, line.msg);
+    }),
+    filter((decision) => decision.verdict.decision === "wake"),
+  );
 }
 
 /** The configured delivery mode, as an operator over the turn's events. */

@@ -144,7 +144,15 @@ export class Broker {
         const partition = partitionOf(sessionKey(accepted), this.config.bus.partitions);
         return this.bus
           .persist(this.#subjects.turn(partition), accepted, { msgId: `${accepted.platform}:${accepted.event_id}` })
-          .pipe(map((ack) => ({ event_id: accepted.event_id, partition, seq: ack.seq, duplicate: ack.duplicate })));
+          .pipe(
+            tap((ack) => {
+              // Several edges (or a gateway's retry) delivered this event already: it runs once.
+              if (ack.duplicate) {
+                this.logger.info({ decision: "suppressed", reason: "duplicate", platform: accepted.platform, event_id: accepted.event_id }, "duplicate event collapsed");
+              }
+            }),
+            map((ack) => ({ event_id: accepted.event_id, partition, seq: ack.seq, duplicate: ack.duplicate })),
+          );
       }),
       toArray(),
     );

@@ -6,6 +6,9 @@ import { Pipeline } from "../pipeline/pipeline.js";
 import { createSessionPool } from "../acp/createSessionPool.js";
 import { packageVersion } from "../version.js";
 import { GatewayConnector } from "../gateway/connector.js";
+import { settingsFromConfig } from "../../operators/triage/triageSettings.js";
+import { sweepTriage } from "../../operators/triage/triageSweep.js";
+import { MemoryTriageStore } from "../state/triageStore.js";
 import { createAgentTurnHandler } from "./agentTurnHandler.js";
 import { Broker, type Role } from "./broker.js";
 import type { TurnHandler } from "./turn.js";
@@ -47,7 +50,10 @@ export function createBroker(options: BrokerOptions = {}): Broker {
   const version = packageVersion();
   // Workers run turns on the ACP session pool unless the caller brings its own handler.
   const pool = role !== "edge" && options.turnHandler === undefined ? createSessionPool(config, { env, logger, clientVersion: version }) : undefined;
-  const turnHandler = options.turnHandler ?? (pool === undefined ? undefined : createAgentTurnHandler({ pool, config }));
+  const triage = config.triage.enabled ? { settings: settingsFromConfig(config.triage), store: new MemoryTriageStore() } : undefined;
+  const turnHandler = options.turnHandler ?? (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, ...(triage === undefined ? {} : { triage }) }));
+  // Conversations quiet for longer than anything triage remembers are dropped, on the pool's sweep interval.
+  const sweep = triage === undefined ? undefined : sweepTriage(triage.store, { ttlMs: triageMemoryMs(config.triage) }).subscribe();
   return new Broker({
     config,
     bus,
@@ -57,7 +63,10 @@ export function createBroker(options: BrokerOptions = {}): Broker {
     role,
     turnHandler,
     ...(role !== "worker" && config.gateway !== undefined ? { connector: gatewayConnector(config.gateway, logger, version) } : {}),
-    ...(pool === undefined ? {} : { onStopped: () => pool.close() }),
+    onStopped: async () => {
+      sweep?.unsubscribe();
+      await pool?.close();
+    },
   });
 }
 
@@ -73,6 +82,11 @@ function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logge
     streaming: gateway.streaming,
     streamingPlaceholder: gateway.streaming_placeholder,
   });
+}
+
+/** The longest any triage rule looks back: the dedupe window, the cooldown, and a day (plus a DST hour) for the cap. */
+function triageMemoryMs(triage: Config["triage"]): number {
+  return Math.max(triage.dedupe_window_secs, triage.cooldown_secs, 25 * 3600) * 1000;
 }
 
 function embeddedBus(config: Config, role: Role): Bus {

@@ -128,11 +128,12 @@ describe("Broker on the embedded bus", () => {
   });
 
   it("collapses a repeated platform:event_id into one turn", async () => {
-    const { broker, edge } = start({ turnHandler: echo });
+    const { broker, edge, records } = start({ turnHandler: echo });
     await broker.start();
     const first = await broker.submit(gatewayEvent({ event_id: "same" }));
     const second = await broker.submit(gatewayEvent({ event_id: "same" }));
     expect(second).toEqual([{ ...first[0], duplicate: true }]);
+    expect(records.filter((r) => r.msg === "duplicate event collapsed")).toMatchObject([{ reason: "duplicate", event_id: "same" }]);
     await until(() => edge.sent.length >= 1, "a reply");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(edge.sent).toHaveLength(1);
