@@ -17,3 +17,19 @@ export function packageVersion(): string {
     dir = parent;
   }
 }
+
+/** The package's root directory (where its `package.json` is), from `src/` or from `dist/`. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string };
+      if (pkg.name === "turnstream") return dir;
+    } catch {
+      // keep walking up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("cannot find turnstream's package.json");
+    dir = parent;
+  }
+}

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../config/index.js";
+import { bubbleTestCommand } from "./commands/bubbleTest.js";
 import { checkConfigCommand } from "./commands/checkConfig.js";
 import { demoCommand } from "./commands/demo.js";
 import { runCommand } from "./commands/run.js";
@@ -21,6 +22,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await runCommand(rest, io);
       case "demo":
         return await demoCommand(rest, io);
+      case "bubble-test":
+        return await bubbleTestCommand(rest, io);
       case "check-config":
         return await checkConfigCommand(rest, io);
       case "help":

@@ -2,6 +2,7 @@ export const mainUsage = `turnstream — a broker between chat gateways and ACP 
 
 Usage:
   turnstream demo
+  turnstream bubble-test [scenario…]
   turnstream run [--config FILE] [--role all|edge|worker]
   turnstream check-config [--json] FILE
   turnstream --help | --version
@@ -9,6 +10,7 @@ Usage:
 Commands:
   demo           Try it: a local gateway, the broker and an offline demo agent,
                  with a terminal prompt (what "npm start" runs).
+  bubble-test    Run OpenAB's bubble-test scenarios offline; PASS/FAIL per scenario.
   run            Start the broker. Without --config it runs on the embedded defaults
                  (in-process bus, no gateway). Stops gracefully on SIGINT/SIGTERM.
   check-config   Validate FILE and print the resolved config with secrets masked,
@@ -40,3 +42,11 @@ Starts a local gateway, the broker on the embedded bus and the bundled offline d
 reads messages from the terminal: a plain line is a user message, "/proactive <text>" an
 unsolicited event, "/id <event_id> [text]" one with a fixed id. Each reply prints as a bubble
 with the time since your message. Ctrl-D (end of input), SIGINT or SIGTERM stop it.`;
+
+export const bubbleTestUsage = `Usage: turnstream bubble-test [scenario…]
+
+Runs OpenAB's bubble-test table offline — for each scenario a dev gateway, the broker on the
+embedded bus and the scripted agent — and prints what was delivered, the gaps between messages,
+and PASS/FAIL against the expected row. Without arguments, every scenario:
+envelope, multiline, silent, prose, broken, toolong (structured); sequential, seqslow, seqhalf
+(sequential); text. Exit 1 on any FAIL.`;
