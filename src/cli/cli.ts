@@ -3,6 +3,7 @@ import { ConfigError } from "../config/index.js";
 import { bubbleTestCommand } from "./commands/bubbleTest.js";
 import { checkConfigCommand } from "./commands/checkConfig.js";
 import { demoCommand } from "./commands/demo.js";
+import { devGatewayCommand } from "./commands/devGateway.js";
 import { runCommand } from "./commands/run.js";
 import { UsageError, type CliIo } from "./io.js";
 import { mainUsage } from "./usage.js";
@@ -24,6 +25,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await demoCommand(rest, io);
       case "bubble-test":
         return await bubbleTestCommand(rest, io);
+      case "dev-gateway":
+        return await devGatewayCommand(rest, io);
       case "check-config":
         return await checkConfigCommand(rest, io);
       case "help":

@@ -3,6 +3,7 @@ export const mainUsage = `turnstream — a broker between chat gateways and ACP 
 Usage:
   turnstream demo
   turnstream bubble-test [scenario…]
+  turnstream dev-gateway [--listen HOST:PORT] [--token T]
   turnstream run [--config FILE] [--role all|edge|worker]
   turnstream check-config [--json] FILE
   turnstream --help | --version
@@ -11,6 +12,8 @@ Commands:
   demo           Try it: a local gateway, the broker and an offline demo agent,
                  with a terminal prompt (what "npm start" runs).
   bubble-test    Run OpenAB's bubble-test scenarios offline; PASS/FAIL per scenario.
+  dev-gateway    A local gateway (WebSocket /ws, /health, a chat page, a terminal
+                 prompt) for a broker started separately.
   run            Start the broker. Without --config it runs on the embedded defaults
                  (in-process bus, no gateway). Stops gracefully on SIGINT/SIGTERM.
   check-config   Validate FILE and print the resolved config with secrets masked,
@@ -50,3 +53,11 @@ embedded bus and the scripted agent — and prints what was delivered, the gaps 
 and PASS/FAIL against the expected row. Without arguments, every scenario:
 envelope, multiline, silent, prose, broken, toolong (structured); sequential, seqslow, seqhalf
 (sequential); text. Exit 1 on any FAIL.`;
+
+export const devGatewayUsage = `Usage: turnstream dev-gateway [--listen HOST:PORT] [--token T] [--config FILE]
+
+A local gateway speaking the OpenAB gateway protocol: brokers connect to ws://HOST:PORT/ws (with
+?token=T when a token is set; others get 401), every event is broadcast to them and every send
+that asks for an ack is acked. GET /health answers ok. The terminal is a chat: a plain line is a
+user message, "/proactive <text>" an unsolicited event, "/id <event_id> [text]" one with a fixed id.
+Defaults come from [dev_gateway] (listen 127.0.0.1:8765). Ctrl-D, SIGINT or SIGTERM stop it.`;
