@@ -1,27 +1,43 @@
 #!/usr/bin/env node
-// The bundled offline ACP agent behind `npm start`: no model, no network, a few canned replies,
-// so a fresh checkout shows a whole turn end to end. Speaks ACP v1 over stdio like any agent.
+// The bundled offline ACP agent behind `npm start`: no model, no network, a few canned replies as
+// openab.turn.v1 envelopes (the demo runs in structured mode), so a fresh checkout shows whole
+// turns end to end — bubbles, silence, a broken reply. Speaks ACP v1 over stdio like any agent.
 import { createInterface } from "node:readline";
 
 type Frame = { id?: number | string; method?: string; params?: Record<string, unknown> };
 
 const help = [
   "I'm turnstream's offline demo agent. Try:",
-  "• flight — a status update about your flight",
+  "• flight — three bubbles, about 400 ms apart",
+  "• silent — a turn that decides to say nothing",
+  "• broken — a truncated reply: you see the prose, never the JSON",
+  "• slow — a reply that takes two seconds to decide",
   "• help — this message",
   "Anything else gets a short echo.",
 ].join("\n");
+
+/** An `openab.turn.v1` envelope: the demo runs in structured mode. */
+function envelope(texts: readonly string[], next: "stop" | "silent" = "stop"): string {
+  return JSON.stringify({
+    schema: "openab.turn.v1",
+    messages: texts.map((text, i) => ({ id: `bubble_${i + 1}`, text })),
+    next: { type: next },
+  });
+}
 
 function write(frame: object): void {
   process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...frame })}\n`);
 }
 
-/** The reply for a prompt's text (the last text block: the message after the sender context). */
-function replyTo(text: string): string {
+/** The reply for a prompt's text (the last text block: the message after the sender context), and how long to think first. */
+function replyTo(text: string): { reply: string; thinkMs: number } {
   const words = text.trim().toLowerCase();
-  if (words === "help" || words === "") return help;
-  if (words.includes("flight")) return "on it — checking your booking\nyour flight moved to 8pm\ngate B12";
-  return `you said: ${text.trim()}`;
+  if (words === "help" || words === "") return { reply: envelope([help]), thinkMs: 0 };
+  if (words.includes("flight")) return { reply: envelope(["on it", "your flight moved to 8pm", "gate B12"]), thinkMs: 0 };
+  if (words.includes("silent")) return { reply: envelope([], "silent"), thinkMs: 0 };
+  if (words.includes("broken")) return { reply: 'sorry, one sec\n{"schema":"openab.turn.v1","messages":[{"id":"b1","te', thinkMs: 0 };
+  if (words.includes("slow")) return { reply: envelope(["thought about it", "here is the answer"]), thinkMs: 2_000 };
+  return { reply: envelope([`you said: ${text.trim()}`]), thinkMs: 0 };
 }
 
 function userText(prompt: unknown): string {
@@ -49,9 +65,13 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line)
       return;
     case "session/prompt": {
       const sessionId = frame.params?.sessionId;
-      const text = replyTo(userText(frame.params?.prompt));
-      write({ method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } } });
-      write({ id: frame.id, result: { stopReason: "end_turn" } });
+      const { reply, thinkMs } = replyTo(userText(frame.params?.prompt));
+      const answer = () => {
+        write({ method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: reply } } } });
+        write({ id: frame.id, result: { stopReason: "end_turn" } });
+      };
+      if (thinkMs > 0) setTimeout(answer, thinkMs);
+      else answer();
       return;
     }
     default:

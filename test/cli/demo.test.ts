@@ -9,12 +9,13 @@ describe("turnstream demo (what npm start runs)", () => {
     child.stdin.write("hello there\n");
     await waitForLine(child, (line) => line === "│ you said: hello there");
     child.stdin.write("flight\n");
-    await waitForLine(child, (line) => line === "└─ one message, 3 lines");
+    await waitForLine(child, (line) => line === "│ gate B12");
     child.stdin.end();
     const result = await done;
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/◀ bubble #1 \(\+\d+\.\d\ds\)\n│ you said: hello there\n/);
-    expect(result.stdout).toContain("│ your flight moved to 8pm\n│ gate B12\n");
+    // Structured mode: three bubbles, each its own message (exact pacing is asserted in virtual time).
+    expect(result.stdout).toMatch(/◀ bubble #1 \(\+\d+\.\d\ds\)\n│ on it\n◀ bubble #2 \(\+\d+\.\d\ds\)\n│ your flight moved to 8pm\n◀ bubble #3 \(\+\d+\.\d\ds\)\n│ gate B12\n/);
     expect(result.stderr).toBe("");
   });
 

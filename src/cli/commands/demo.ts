@@ -39,6 +39,8 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
       gateway: { url: gateway.url, token, allow_all_users: true, allow_all_channels: true },
       agent: { command: process.execPath, args: [demoAgentPath] },
       pool: { state_dir: stateDir },
+      // The demo shows bubbles; real configs still default to text.
+      delivery: { mode: "structured", bubble_delay_ms: 400 },
     },
   });
   const lines = createInterface({ input: process.stdin, terminal: false });
