@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { Subject, type Observable } from "rxjs";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
+import { chatPageHtml } from "./chatPage.js";
 
 /** A `reply.v1` frame as the dev gateway reads it from a broker. */
 export const replyFrameSchema = z.looseObject({
@@ -32,6 +33,32 @@ export interface DevGatewayOptions {
   readonly ackDelayMs?: number | ((frame: ReplyFrame) => number);
 }
 
+export interface DevEventOptions {
+  readonly proactive?: boolean;
+  /** Defaults to a fresh `evt-…` id; a fixed one exercises triage dedupe. */
+  readonly eventId?: string;
+  readonly platform?: string;
+}
+
+/** The `event.v1` a dev user's message becomes (the terminal's and the web chat's one shape). */
+export function devEvent(text: string, { proactive = false, eventId, platform = "telegram" }: DevEventOptions = {}): Record<string, unknown> {
+  return {
+    schema: "openab.gateway.event.v1",
+    event_id: eventId ?? `evt-${randomBytes(4).toString("hex")}`,
+    timestamp: new Date().toISOString(),
+    platform,
+    channel: { id: "dev-chat", type: "dm" },
+    sender: { id: "dev-user", name: "you", display_name: "You", is_bot: false },
+    content: { type: "text", text },
+    mentions: [],
+    message_id: `msg-${randomBytes(4).toString("hex")}`,
+    proactive,
+  };
+}
+
+/** What the web chat page sends on `/ui`. */
+const uiMessageSchema = z.object({ text: z.string().min(1), proactive: z.boolean().default(false), eventId: z.string().min(1).optional() });
+
 /** What arrived from a broker: a reply frame, or something else worth showing. */
 export type Received = { readonly kind: "reply"; readonly frame: ReplyFrame } | { readonly kind: "other"; readonly text: string };
 
@@ -39,6 +66,8 @@ export type Received = { readonly kind: "reply"; readonly frame: ReplyFrame } | 
  * A local gateway that speaks the OpenAB gateway protocol: a WebSocket server at `/ws` (token
  * checked, 401 otherwise), `GET /health`, every event broadcast to every connected broker, and
  * every send that asks for one acked with `response.v1`. For demos and tests; not a chat platform.
+ * `GET /` serves a web chat page whose WebSocket (`/ui`, same token) sends user messages as
+ * events and receives every reply frame as `{ kind: "reply" }` and `turnFinished()` as `{ kind: "idle" }`.
  */
 export class DevGateway {
   readonly #options: DevGatewayOptions;
@@ -46,6 +75,7 @@ export class DevGateway {
   readonly #wss: WebSocketServer;
   readonly #received = new Subject<Received>();
   readonly #brokers = new Set<WebSocket>();
+  readonly #uis = new Set<WebSocket>();
   readonly #connections = new Subject<number>();
 
   /** Frames from brokers, in arrival order. */
@@ -61,6 +91,10 @@ export class DevGateway {
         response.writeHead(200, { "content-type": "text/plain" }).end("ok");
         return;
       }
+      if (request.method === "GET" && pathOf(request) === "/") {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(chatPageHtml);
+        return;
+      }
       response.writeHead(404).end();
     });
     this.#server.on("upgrade", (request, socket, head) => {
@@ -68,7 +102,8 @@ export class DevGateway {
         socket.end("HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
         return;
       }
-      this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws));
+      const ui = pathOf(request) === "/ui";
+      this.#wss.handleUpgrade(request, socket, head, (ws) => (ui ? this.#acceptUi(ws) : this.#accept(ws)));
     });
   }
 
@@ -101,6 +136,11 @@ export class DevGateway {
     for (const ws of this.#brokers) ws.send(text);
   }
 
+  /** Tells every open chat page that the turn finished (it hides its typing indicator). */
+  turnFinished(): void {
+    for (const ws of this.#uis) ws.send(JSON.stringify({ kind: "idle" }));
+  }
+
   /** Drops every broker connection (they should reconnect). */
   disconnectAll(): void {
     for (const ws of this.#brokers) ws.terminate();
@@ -108,6 +148,7 @@ export class DevGateway {
 
   async close(): Promise<void> {
     for (const ws of this.#brokers) ws.terminate();
+    for (const ws of this.#uis) ws.terminate();
     this.#wss.close();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     this.#received.complete();
@@ -116,8 +157,36 @@ export class DevGateway {
 
   #authorized(request: IncomingMessage): boolean {
     if (this.#options.token === undefined) return true;
-    const token = new URL(request.url ?? "/", "http://localhost").searchParams.get("token");
-    return new URL(request.url ?? "/", "http://localhost").pathname === "/ws" && token === this.#options.token;
+    const url = new URL(request.url ?? "/", "http://localhost");
+    return (url.pathname === "/ws" || url.pathname === "/ui") && url.searchParams.get("token") === this.#options.token;
+  }
+
+  #acceptUi(ws: WebSocket): void {
+    this.#uis.add(ws);
+    ws.on("close", () => this.#uis.delete(ws));
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return;
+      let json: unknown;
+      try {
+        json = JSON.parse(data.toString());
+      } catch {
+        return;
+      }
+      const message = uiMessageSchema.safeParse(json);
+      if (!message.success) return;
+      const { text, proactive, eventId } = message.data;
+      this.broadcast(devEvent(text, { proactive, ...(eventId === undefined ? {} : { eventId }) }));
+    });
+  }
+
+  #toUis(frame: ReplyFrame): void {
+    const message = JSON.stringify({
+      kind: "reply",
+      text: frame.content.text,
+      ...(frame.quote_message_id === undefined ? {} : { quote: frame.quote_message_id }),
+      ...(frame.command === undefined ? {} : { command: frame.command }),
+    });
+    for (const ws of this.#uis) ws.send(message);
   }
 
   #accept(ws: WebSocket): void {
@@ -151,6 +220,7 @@ export class DevGateway {
       return;
     }
     this.#received.next({ kind: "reply", frame: reply.data });
+    this.#toUis(reply.data);
     this.#acknowledge(ws, reply.data);
   }
 
@@ -172,4 +242,8 @@ export class DevGateway {
     if (delay > 0) setTimeout(() => ws.send(ack), delay);
     else ws.send(ack);
   }
+}
+
+function pathOf(request: IncomingMessage): string {
+  return new URL(request.url ?? "/", "http://localhost").pathname;
 }

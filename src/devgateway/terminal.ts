@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { Interface } from "node:readline";
 import type { Subscription } from "rxjs";
-import type { DevGateway } from "./devGateway.js";
+import { devEvent, type DevGateway } from "./devGateway.js";
 
 export interface TerminalOptions {
   readonly gateway: DevGateway;
@@ -49,29 +48,9 @@ export function runTerminal({ gateway, lines, write, now, platform = "telegram" 
 
 function eventFor(line: string, platform: string): Record<string, unknown> | undefined {
   if (line === "") return undefined;
-  let proactive = false;
-  let eventId = `evt-${randomBytes(4).toString("hex")}`;
-  let text = line;
   const proactiveMatch = /^\/proactive\s+(.*)$/s.exec(line);
+  if (proactiveMatch !== null) return devEvent(proactiveMatch[1] ?? "", { proactive: true, platform });
   const idMatch = /^\/id\s+(\S+)(?:\s+(.*))?$/s.exec(line);
-  if (proactiveMatch !== null) {
-    proactive = true;
-    text = proactiveMatch[1] ?? "";
-  } else if (idMatch !== null) {
-    proactive = true;
-    eventId = idMatch[1] ?? eventId;
-    text = idMatch[2] ?? "retry";
-  }
-  return {
-    schema: "openab.gateway.event.v1",
-    event_id: eventId,
-    timestamp: new Date().toISOString(),
-    platform,
-    channel: { id: "dev-chat", type: "dm" },
-    sender: { id: "dev-user", name: "you", display_name: "You", is_bot: false },
-    content: { type: "text", text },
-    mentions: [],
-    message_id: `msg-${randomBytes(4).toString("hex")}`,
-    proactive,
-  };
+  if (idMatch !== null) return devEvent(idMatch[2] ?? "retry", { proactive: true, platform, ...(idMatch[1] === undefined ? {} : { eventId: idMatch[1] }) });
+  return devEvent(line, { platform });
 }

@@ -1,0 +1,109 @@
+/**
+ * The dev gateway's web chat page (`GET /`): one self-contained document, no build step and no
+ * external assets. It talks to `/ui` on the same host (passing on its own `?token=`), sends
+ * `{ text, proactive, eventId? }`, and shows each `{ kind: "reply" }` as its own bubble with the
+ * time since the user's message. Message text only ever goes through `textContent`.
+ */
+export const chatPageHtml = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>turnstream dev chat</title>
+<style>
+  :root { font-family: system-ui, sans-serif; color: #1d1d1f; background: #f2f2f5; }
+  body { margin: 0; display: flex; flex-direction: column; height: 100vh; max-width: 40rem; margin-inline: auto; }
+  header { padding: .6rem 1rem; font-weight: 600; display: flex; justify-content: space-between; }
+  #status { font-weight: 400; color: #666; font-size: .85rem; }
+  #log { flex: 1; overflow-y: auto; padding: .5rem 1rem; display: flex; flex-direction: column; gap: .4rem; list-style: none; margin: 0; }
+  #log li { max-width: 80%; padding: .45rem .7rem; border-radius: 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+  .mine { align-self: flex-end; background: #0a66d8; color: #fff; }
+  .bubble { align-self: flex-start; background: #fff; border: 1px solid #ddd; }
+  .note { align-self: center; color: #555; font-size: .85rem; font-style: italic; }
+  .quote { display: block; font-size: .75rem; color: #666; }
+  .gap { display: block; font-size: .75rem; color: #666; margin-top: .15rem; }
+  #typing { padding: 0 1rem .3rem; color: #555; font-size: .85rem; }
+  form { display: flex; flex-wrap: wrap; gap: .5rem; padding: .6rem 1rem 1rem; border-top: 1px solid #ddd; background: #fff; }
+  #text { flex: 1 1 14rem; padding: .5rem; font: inherit; }
+  button { padding: .5rem 1rem; font: inherit; }
+  .options { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; width: 100%; font-size: .9rem; }
+  #eventId { width: 9rem; }
+</style>
+</head>
+<body>
+<header><span>turnstream dev chat</span><span id="status" role="status">connecting…</span></header>
+<ul id="log" aria-live="polite" aria-label="Conversation"></ul>
+<div id="typing" hidden>agent is typing…</div>
+<form id="composer">
+  <input id="text" name="text" autocomplete="off" placeholder="Type a message" aria-label="Message" required>
+  <button id="send" type="submit">Send</button>
+  <div class="options">
+    <label><input id="proactive" type="checkbox" role="switch"> proactive</label>
+    <label><input id="fixedId" type="checkbox" role="switch"> fixed event id</label>
+    <label>id <input id="eventId" value="evt_42" aria-label="Event id"></label>
+  </div>
+</form>
+<script>
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const log = $("log"), typing = $("typing"), status = $("status");
+  const token = new URLSearchParams(location.search).get("token");
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = scheme + "//" + location.host + "/ui" + (token ? "?token=" + encodeURIComponent(token) : "");
+  let ws, sentAt = performance.now(), idleTimer, idleSeen = false, queue = [];
+
+  function part(li, className, text) {
+    const span = document.createElement("span");
+    span.className = className;
+    span.textContent = text;
+    li.appendChild(span);
+  }
+  function add(kind, text, gapMs, quote) {
+    const li = document.createElement("li");
+    li.className = kind;
+    if (quote !== undefined) part(li, "quote", "↩ reply to " + quote);
+    part(li, "text", text);
+    if (gapMs !== undefined) part(li, "gap", "+" + (gapMs / 1000).toFixed(2) + " s");
+    log.appendChild(li);
+    log.scrollTop = log.scrollHeight;
+  }
+  function setTyping(on) {
+    typing.hidden = !on;
+    clearTimeout(idleTimer);
+    // Without a gateway that reports turn ends, assume idle after 3 s without a new bubble.
+    if (on && !idleSeen) idleTimer = setTimeout(() => setTyping(false), 3000);
+  }
+  function connect() {
+    ws = new WebSocket(url);
+    ws.onopen = () => { status.textContent = "connected"; queue.splice(0).forEach((m) => ws.send(m)); };
+    ws.onclose = () => { status.textContent = "disconnected, retrying…"; setTimeout(connect, 1000); };
+    ws.onmessage = (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message.kind === "idle") { idleSeen = true; setTyping(false); return; }
+      if (message.kind !== "reply") return;
+      if (message.command !== undefined) { add("note", "command: " + message.command + " " + message.text); return; }
+      add("bubble", message.text, performance.now() - sentAt, message.quote);
+      if (!typing.hidden) setTyping(true);
+    };
+  }
+  $("composer").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("text").value;
+    if (text.trim() === "") return;
+    const message = { text, proactive: $("proactive").checked };
+    const eventId = $("eventId").value.trim();
+    if ($("fixedId").checked && eventId !== "") message.eventId = eventId;
+    const wire = JSON.stringify(message);
+    if (ws.readyState === WebSocket.OPEN) ws.send(wire); else queue.push(wire);
+    add("mine", text);
+    sentAt = performance.now();
+    $("text").value = "";
+    setTyping(true);
+  });
+  connect();
+})();
+</script>
+</body>
+</html>
+`;

@@ -1,0 +1,195 @@
+import { mkdirSync } from "node:fs";
+import { request } from "node:http";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { DevGateway } from "../../src/devgateway/devGateway.js";
+import { browserTestsEnabled, launchChromium } from "../helpers/browser.js";
+import { startStack, until, type Stack } from "../helpers/stack.js";
+
+const artifacts = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
+
+/** Every JSON message a WebSocket receives, in order. */
+function inbox(ws: WebSocket): unknown[] {
+  const messages: unknown[] = [];
+  ws.on("message", (data) => messages.push(JSON.parse(data.toString())));
+  return messages;
+}
+
+function open(url: string): Promise<WebSocket> {
+  const ws = new WebSocket(url);
+  return new Promise((resolve, reject) => {
+    ws.once("open", () => resolve(ws));
+    ws.once("error", reject);
+  });
+}
+
+/** The HTTP status a WebSocket upgrade was refused with. */
+function refusedWith(url: string): Promise<number | undefined> {
+  const ws = new WebSocket(url);
+  return new Promise((resolve) => {
+    ws.once("unexpected-response", (_request, response) => resolve(response.statusCode));
+    ws.once("open", () => (ws.close(), resolve(undefined)));
+    ws.once("error", () => resolve(undefined));
+  });
+}
+
+function get(url: string): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, type: String(response.headers["content-type"]), body }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("the dev gateway's chat page and /ui socket (no browser)", () => {
+  let gateway: DevGateway | undefined;
+  const sockets: WebSocket[] = [];
+  afterEach(async () => {
+    for (const ws of sockets.splice(0)) ws.terminate();
+    await gateway?.close();
+    gateway = undefined;
+  });
+
+  it("GET / serves the page as HTML", async () => {
+    gateway = await DevGateway.start({ token: "secret" });
+    const page = await get(`http://127.0.0.1:${gateway.port}/`);
+    expect(page.status).toBe(200);
+    expect(page.type).toMatch(/^text\/html/);
+    expect(page.body).toContain("<!doctype html>");
+    expect(page.body).toContain('"/ui"');
+    expect(page.body).not.toMatch(/innerHTML|<script\s+src|<link\s/);
+  });
+
+  it("/ui and /ws refuse a wrong or missing token with 401", async () => {
+    gateway = await DevGateway.start({ token: "secret" });
+    const base = `ws://127.0.0.1:${gateway.port}`;
+    expect(await refusedWith(`${base}/ui?token=wrong`)).toBe(401);
+    expect(await refusedWith(`${base}/ui`)).toBe(401);
+    expect(await refusedWith(`${base}/ws?token=wrong`)).toBe(401);
+  });
+
+  it("a UI message reaches the brokers as event.v1; reply frames and turnFinished reach the UI", async () => {
+    gateway = await DevGateway.start({ token: "secret" });
+    const broker = await open(`${gateway.url}?token=secret`);
+    const ui = await open(`ws://127.0.0.1:${gateway.port}/ui?token=secret`);
+    sockets.push(broker, ui);
+    const toBroker = inbox(broker);
+    const toUi = inbox(ui);
+    expect(gateway.brokerCount).toBe(1); // the UI is not a broker
+
+    ui.send(JSON.stringify({ text: "hello" }));
+    ui.send(JSON.stringify({ text: "retry", proactive: true, eventId: "evt_42" }));
+    ui.send("not json");
+    ui.send(JSON.stringify({ text: "" }));
+    expect(await until(() => toBroker.length >= 2, 5_000)).toBe(true);
+    expect(toBroker[0]).toMatchObject({
+      schema: "openab.gateway.event.v1",
+      event_id: expect.stringMatching(/^evt-/),
+      platform: "telegram",
+      channel: { id: "dev-chat", type: "dm" },
+      sender: { id: "dev-user", is_bot: false },
+      content: { type: "text", text: "hello" },
+      message_id: expect.stringMatching(/^msg-/),
+      proactive: false,
+    });
+    expect(toBroker[1]).toMatchObject({ event_id: "evt_42", content: { text: "retry" }, proactive: true });
+
+    const reply = (text: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ schema: "openab.gateway.reply.v1", reply_to: "msg-1", platform: "telegram", channel: { id: "dev-chat" }, content: { type: "text", text }, ...extra });
+    broker.send(reply("on it"));
+    broker.send(reply("line 1\nline 2", { quote_message_id: "msg-1" }));
+    broker.send(reply("", { command: "typing" }));
+    expect(await until(() => toUi.length >= 3, 5_000)).toBe(true);
+    gateway.turnFinished();
+    expect(await until(() => toUi.length >= 4, 5_000)).toBe(true);
+    expect(toUi).toEqual([
+      { kind: "reply", text: "on it" },
+      { kind: "reply", text: "line 1\nline 2", quote: "msg-1" },
+      { kind: "reply", text: "", command: "typing" },
+      { kind: "idle" },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(toBroker).toHaveLength(2);
+  });
+});
+
+describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page in headless Chromium", () => {
+  let browser: Browser | undefined;
+  let stack: Stack | undefined;
+  let page: Page | undefined;
+  let pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await page?.close();
+    page = undefined;
+    await stack?.stop();
+    stack = undefined;
+    expect(pageErrors).toEqual([]);
+    pageErrors = [];
+  });
+
+  async function openPage(s: Stack): Promise<Page> {
+    page = await browser!.newPage({ viewport: { width: 640, height: 560 } });
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(`http://127.0.0.1:${s.gateway.port}/`);
+    await page.locator("#status", { hasText: /^connected$/ }).waitFor({ timeout: 10_000 });
+    return page;
+  }
+
+  it("envelope: three bubbles in order, each labelled with its time, at least 400 ms apart", async () => {
+    stack = await startStack({ config: { delivery: { mode: "structured", bubble_delay_ms: 400 } } });
+    const page = await openPage(stack);
+    await page.fill("#text", "envelope");
+    await page.click("#send");
+    await expect.poll(() => page.locator("#typing").isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".mine .text").allTextContents()).toEqual(["envelope"]);
+    await page.locator(".bubble").nth(2).waitFor({ timeout: 15_000 });
+
+    expect(await page.locator(".bubble .text").allTextContents()).toEqual(["on it", "your flight moved to 8pm", "gate B12"]);
+    const labels = await page.locator(".bubble .gap").allTextContents();
+    for (const label of labels) expect(label).toMatch(/^\+\d+\.\d{2} s$/);
+    const seconds = labels.map((label) => Number.parseFloat(label.slice(1)));
+    for (let i = 1; i < seconds.length; i++) expect(seconds[i]! - seconds[i - 1]!).toBeGreaterThanOrEqual(0.39 - 1e-9);
+
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: `${artifacts}chat-page.png`, fullPage: true });
+    // Nothing reports the turn's end here, so the page stops "typing" 3 s after the last bubble.
+    await expect.poll(() => page.locator("#typing").isVisible(), { timeout: 6_000 }).toBe(false);
+    expect(await page.locator(".bubble").count()).toBe(3);
+  });
+
+  it("a proactive message in quiet hours shows no bubble, and the typing indicator goes on idle", async () => {
+    const clock = (offsetMinutes: number) => new Date(Date.now() + offsetMinutes * 60_000).toISOString().slice(11, 16);
+    stack = await startStack({
+      config: {
+        delivery: { mode: "structured", bubble_delay_ms: 200 },
+        triage: { enabled: true, quiet_hours: `${clock(-60)}-${clock(60)}`, timezone: "UTC", cooldown_secs: 60, daily_cap: 3, dedupe_window_secs: 3600 },
+      },
+    });
+    const page = await openPage(stack);
+    await page.check("#proactive");
+    await page.fill("#text", "envelope");
+    await page.click("#send");
+    await expect.poll(() => page.locator("#typing").isVisible()).toBe(true);
+    const suppressed = () => stack!.records.find((r) => r.msg === "proactive event suppressed by triage");
+    expect(await until(() => suppressed() !== undefined, 10_000)).toBe(true);
+    expect(suppressed()).toMatchObject({ reason: "quiet_hours", channel: "dev-chat" });
+    stack.gateway.turnFinished();
+    await expect.poll(() => page.locator("#typing").isVisible(), { timeout: 2_000 }).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await page.locator(".bubble").count()).toBe(0);
+    expect(stack.replies).toHaveLength(0);
+  });
+});
