@@ -1,6 +1,6 @@
 // The public surface of `turnstream`: create and start a broker, extend its pipeline, choose a bus.
 export { createBroker, type BrokerOptions } from "./broker/createBroker.js";
-export { Broker, type QueuedEvent, type Role, type StopResult } from "./broker/broker.js";
+export { Broker, type QueuedEvent, type Role, type SettledTurn, type StopResult } from "./broker/broker.js";
 export { BrokerStoppedError, NoAgentError } from "./broker/errors.js";
 export type { Turn, TurnContext, TurnHandler } from "./broker/turn.js";
 export {

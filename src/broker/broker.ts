@@ -1,6 +1,7 @@
 import {
   BehaviorSubject,
   catchError,
+  Subject,
   concatMap,
   defer,
   EMPTY,
@@ -47,6 +48,13 @@ export interface QueuedEvent {
   readonly duplicate: boolean;
 }
 
+/** A turn a worker finished: `ok` false when it failed. */
+export interface SettledTurn {
+  readonly sessionKey: string;
+  readonly event_id: string;
+  readonly ok: boolean;
+}
+
 export interface StopResult {
   /** Turns that were running when the stop began and finished within the grace period. */
   readonly finished: number;
@@ -85,6 +93,9 @@ export class Broker {
   readonly #subjects: Subjects;
   readonly #send: Send;
   readonly #inFlight = new BehaviorSubject(0);
+  readonly #settled = new Subject<SettledTurn>();
+  /** Every turn this worker finished, as it finishes (after its delivery and ack). */
+  readonly settledTurns: Observable<SettledTurn> = this.#settled.asObservable();
   #state: "created" | "running" | "stopping" | "stopped" = "created";
   #worker: Subscription | undefined;
   #edge: Edge | undefined;
@@ -192,6 +203,7 @@ export class Broker {
     await this.#parts.onStopped?.();
     if (this.#parts.ownsBus) await this.bus.close();
     this.#state = "stopped";
+    this.#settled.complete();
     const result = { finished: running - abandoned, abandoned };
     this.logger.info(result, "broker stopped");
     return result;
@@ -232,10 +244,12 @@ export class Broker {
           complete: () => {
             message.ack();
             log.info({ durationMs: this.bus.scheduler.now() - started }, "turn complete");
+            this.#settled.next({ sessionKey: sessionKey(message.data), event_id: message.data.event_id, ok: true });
           },
           error: (err: unknown) => {
             message.ack();
             log.error({ reason: failureReason(err), err, durationMs: this.bus.scheduler.now() - started }, "turn failed");
+            this.#settled.next({ sessionKey: sessionKey(message.data), event_id: message.data.event_id, ok: false });
           },
         }),
         // A failed turn is settled and logged above; it must never stop the worker.

@@ -60,6 +60,8 @@ function start(options: Parameters<typeof createBroker>[0] = {}) {
 describe("Broker on the embedded bus", () => {
   it("runs a turn per event and sends the agent's reply through the gateway edge", async () => {
     const { broker, edge, records } = start({ turnHandler: echo });
+    const settled: unknown[] = [];
+    broker.settledTurns.subscribe((turn) => settled.push(turn));
     await broker.start();
     const queued = await broker.submit(gatewayEvent({ event_id: "e1", text: "hi" }));
     expect(queued).toEqual([{ event_id: "e1", partition: expect.any(Number), seq: 1, duplicate: false }]);
@@ -69,6 +71,7 @@ describe("Broker on the embedded bus", () => {
     ]);
     expect(records.find((r) => r.msg === "broker ready")).toMatchObject({ role: "all", bus: "memory", partitions: 16 });
     expect(records.find((r) => r.msg === "turn complete")).toMatchObject({ sessionKey: "telegram:test-channel", event_id: "e1" });
+    expect(settled).toEqual([{ sessionKey: "telegram:test-channel", event_id: "e1", ok: true }]);
   });
 
   it("drops an event with a custom operator before dispatch: no turn, event settled", async () => {

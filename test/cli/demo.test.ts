@@ -5,7 +5,7 @@ describe("turnstream demo (what npm start runs)", () => {
   it("answers a typed message through the local gateway, the broker and the offline agent, then exits 0 on end of input", async () => {
     const child = spawnTurnstream(["demo"]);
     const done = finished(child);
-    await waitForLine(child, (line) => line.startsWith("turnstream demo — gateway ws://127.0.0.1:"));
+    await waitForLine(child, (line) => line.startsWith("chat page: http://127.0.0.1:"));
     child.stdin.write("hello there\n");
     await waitForLine(child, (line) => line === "│ you said: hello there");
     child.stdin.write("flight\n");

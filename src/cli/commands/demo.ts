@@ -49,11 +49,15 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
     // Messages typed before the broker's socket is up would reach nobody.
     if (gateway.brokerCount === 0) await firstValueFrom(gateway.connections.pipe(filter((count) => count > 0)));
     io.stdout(`turnstream demo — gateway ${gateway.url}, offline demo agent. Type a message ("help"); Ctrl-D to quit.\n`);
+    io.stdout(`chat page: http://127.0.0.1:${gateway.port}/?token=${token}\n`);
+    // The page's typing indicator stops when a turn is over (including one that says nothing).
+    const settled = broker.settledTurns.subscribe(() => gateway.turnFinished());
     const terminal = runTerminal({ gateway, lines, write: io.stdout, now: () => performance.now() });
     const ended = new Promise<string>((resolve) => lines.once("close", () => resolve("end of input")));
     await Promise.race([shutdown, ended]);
     terminal.unsubscribe();
     const result = await broker.stop({ graceMs: 5_000 });
+    settled.unsubscribe();
     return result.abandoned === 0 ? exitCodes.ok : exitCodes.failure;
   } finally {
     lines.close();
