@@ -9,6 +9,7 @@ export { skipEvents, skipReason, type SkipConfig, type SkipReason } from "./ingr
 export { trustDecision, trustGate, type TrustConfig, type TrustDecision, type TrustVerdict } from "./ingress/trustGate.js";
 export { cancelReply, resetReply, slashCommand, type SlashCommand } from "./ingress/slashCommand.js";
 export { senderContext } from "./ingress/senderContext.js";
+export { InboundDedupe, inboundDedupeKey, type Claim } from "./ingress/inboundDedupe.js";
 export { packPrompt } from "./ingress/packPrompt.js";
 export type {
   GatewayAttachment,

@@ -1,8 +1,9 @@
-import { catchError, concat, concatMap, defer, filter, from, ignoreElements, of, tap, throwError, type Observable, type OperatorFunction } from "rxjs";
+import { catchError, concat, concatMap, defer, EMPTY, filter, finalize, from, ignoreElements, of, tap, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
 import { SEQUENTIAL_MODE_OFF_WARNING, warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { inboundDedupeKey, type InboundDedupe } from "../../operators/ingress/inboundDedupe.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
 import { triage } from "../../operators/triage/triage.js";
@@ -22,6 +23,8 @@ export interface AgentTurnHandlerOptions {
   readonly config: DeliveryConfig;
   /** Proactive events pass these rules before they may wake the agent; absent: every event wakes it. */
   readonly triage?: { readonly settings: TriageSettings; readonly store: TriageStore };
+  /** A human message redelivered (same platform, channel, thread, message_id) runs once; absent: no dedupe. */
+  readonly inboundDedupe?: InboundDedupe;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, triage: triageRules }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, triage: triageRules, inboundDedupe }: AgentTurnHandlerOptions): TurnHandler {
   /** One ACP prompt turn on the key's session, delivered by the configured mode. */
   const runTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext): Observable<never> =>
     pool
@@ -54,12 +57,40 @@ export function createAgentTurnHandler({ pool, config, triage: triageRules }: Ag
       case "reset":
         return from(pool.reset(sessionKey)).pipe(concatMap((hadSession) => sendText(context, event, resetReply({ sessionReset: hadSession, dropped: 0 }))));
       default:
-        return admitted(event, context, triageRules).pipe(concatMap(() => runTurn(sessionKey, event, context)));
+        return onceOnly(event, context, inboundDedupe, () =>
+          admitted(event, context, triageRules).pipe(concatMap(() => runTurn(sessionKey, event, context))),
+        );
     }
   };
   // `/cancel` must reach the turn it cancels, which holds the session's lane.
   handler.bypassesLane = (event) => slashCommand(event.content.text) === "cancel";
   return handler;
+}
+
+/**
+ * Runs a human message's turn unless it is a redelivery of one that already ran (or is running):
+ * claimed before the turn, committed after it, released when it failed so a redelivery can run it.
+ */
+function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: InboundDedupe | undefined, turn: () => Observable<never>): Observable<never> {
+  const key = event.proactive === true || dedupe === undefined ? undefined : inboundDedupeKey(event);
+  if (key === undefined || dedupe === undefined) return turn();
+  return defer(() => {
+    const claim = dedupe.claim(key, context.scheduler.now());
+    if (claim !== "claimed") {
+      context.logger.info({ reason: claim, event_id: event.event_id, message_id: event.message_id }, "redelivered message skipped");
+      return EMPTY;
+    }
+    let settled = false;
+    return turn().pipe(
+      tap({
+        complete: () => ((settled = true), dedupe.commit(key, context.scheduler.now())),
+        error: () => ((settled = true), dedupe.release(key)),
+      }),
+      finalize(() => {
+        if (!settled) dedupe.release(key); // cancelled (shutdown): let a redelivery run it
+      }),
+    );
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { Pipeline } from "../pipeline/pipeline.js";
 import { createSessionPool } from "../acp/createSessionPool.js";
 import { packageVersion } from "../version.js";
 import { GatewayConnector } from "../gateway/connector.js";
+import { InboundDedupe } from "../../operators/ingress/inboundDedupe.js";
 import { settingsFromConfig } from "../../operators/triage/triageSettings.js";
 import { sweepTriage } from "../../operators/triage/triageSweep.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
@@ -51,7 +52,9 @@ export function createBroker(options: BrokerOptions = {}): Broker {
   // Workers run turns on the ACP session pool unless the caller brings its own handler.
   const pool = role !== "edge" && options.turnHandler === undefined ? createSessionPool(config, { env, logger, clientVersion: version }) : undefined;
   const triage = config.triage.enabled ? { settings: settingsFromConfig(config.triage), store: new MemoryTriageStore() } : undefined;
-  const turnHandler = options.turnHandler ?? (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, ...(triage === undefined ? {} : { triage }) }));
+  const inboundDedupe = new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max });
+  const turnHandler =
+    options.turnHandler ?? (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, inboundDedupe, ...(triage === undefined ? {} : { triage }) }));
   // Conversations quiet for longer than anything triage remembers are dropped, on the pool's sweep interval.
   const sweep = triage === undefined ? undefined : sweepTriage(triage.store, { ttlMs: triageMemoryMs(config.triage) }).subscribe();
   return new Broker({

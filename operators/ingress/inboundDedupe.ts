@@ -1,0 +1,73 @@
+import type { GatewayEvent } from "./gatewayEvent.js";
+import { threadIdOf } from "./threadIdOf.js";
+
+/**
+ * The redelivery key of a message a human sent: (platform, channel, thread, message_id) as a JSON
+ * array. A message without a `message_id` has no key and is never deduplicated.
+ */
+export function inboundDedupeKey(event: Pick<GatewayEvent, "platform" | "channel" | "message_id">): string | undefined {
+  if (event.message_id === "") return undefined;
+  return JSON.stringify([event.platform, event.channel.id, threadIdOf(event.channel) ?? "", event.message_id]);
+}
+
+export type Claim = "claimed" | "duplicate" | "inflight";
+
+/**
+ * OpenClaw's inbound dedupe, done right: a message is *claimed* while its turn runs, *committed*
+ * when the turn finished (a redelivery is then a duplicate for `ttlMs`, and seeing it again refreshes
+ * that window), and *released* when the turn failed (so a redelivery can run it). At most `max`
+ * committed keys are kept (oldest first out). Time is passed in, never read: pure and testable.
+ */
+export class InboundDedupe {
+  readonly #ttlMs: number;
+  readonly #max: number;
+  /** Committed keys → when last seen; Map order is LRU order (oldest first). */
+  readonly #seen = new Map<string, number>();
+  readonly #inflight = new Set<string>();
+
+  constructor(options: { readonly ttlMs: number; readonly max: number }) {
+    this.#ttlMs = options.ttlMs;
+    this.#max = options.max;
+  }
+
+  claim(key: string, nowMs: number): Claim {
+    if (this.#inflight.has(key)) return "inflight";
+    const seenAt = this.#seen.get(key);
+    if (seenAt !== undefined && nowMs - seenAt < this.#ttlMs) {
+      this.#touch(key, nowMs); // a redelivery extends the window
+      return "duplicate";
+    }
+    this.#seen.delete(key);
+    this.#inflight.add(key);
+    return "claimed";
+  }
+
+  commit(key: string, nowMs: number): void {
+    this.#inflight.delete(key);
+    if (this.#ttlMs <= 0 || this.#max <= 0) return;
+    this.#touch(key, nowMs);
+    while (this.#seen.size > this.#max) {
+      const oldest = this.#seen.keys().next().value as string;
+      this.#seen.delete(oldest);
+    }
+  }
+
+  release(key: string): void {
+    this.#inflight.delete(key);
+  }
+
+  /** Whether `key` is committed and fresh, without refreshing it. */
+  peek(key: string, nowMs: number): boolean {
+    const seenAt = this.#seen.get(key);
+    return seenAt !== undefined && nowMs - seenAt < this.#ttlMs;
+  }
+
+  get size(): number {
+    return this.#seen.size;
+  }
+
+  #touch(key: string, nowMs: number): void {
+    this.#seen.delete(key);
+    this.#seen.set(key, nowMs);
+  }
+}

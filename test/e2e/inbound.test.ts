@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startStack, until, userEvent, type Stack } from "../helpers/stack.js";
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.stop();
+  stack = undefined;
+});
+
+const prompts = (s: Stack) => s.agentEvents().filter((line) => line.startsWith("prompt "));
+
+describe("inbound redelivery dedupe end to end", () => {
+  it("runs a message redelivered after a reconnect once (new event id, same message_id)", async () => {
+    stack = await startStack();
+    stack.gateway.broadcast(userEvent("prose", { event_id: "evt-a", message_id: "m-1" }));
+    await stack.replyCount(1);
+    stack.gateway.disconnectAll();
+    expect(await until(() => stack!.records.filter((r) => r.msg === "connected to gateway").length === 2, 15_000)).toBe(true);
+    stack.gateway.broadcast(userEvent("prose", { event_id: "evt-b", message_id: "m-1" }));
+    expect(await until(() => stack!.records.some((r) => r.msg === "redelivered message skipped"), 10_000)).toBe(true);
+    expect(stack.records.find((r) => r.msg === "redelivered message skipped")).toMatchObject({ reason: "duplicate", event_id: "evt-b", message_id: "m-1" });
+    expect(prompts(stack)).toHaveLength(1);
+    expect(stack.replies).toHaveLength(1);
+  });
+
+  it("runs a redelivery again when the first turn failed (the key was released)", async () => {
+    // Structured mode fails a turn whose agent errored (text mode delivers the ⚠️ text as the reply).
+    stack = await startStack({ config: { delivery: { mode: "structured" } } });
+    stack.gateway.broadcast(userEvent("crash", { event_id: "evt-a", message_id: "m-2" }));
+    expect(await until(() => stack!.records.some((r) => r.msg === "turn failed"), 10_000)).toBe(true);
+    stack.gateway.broadcast(userEvent("prose", { event_id: "evt-b", message_id: "m-2" }));
+    expect(await until(() => prompts(stack!).length === 2, 10_000)).toBe(true);
+  });
+
+  it("never deduplicates a message without a message_id", async () => {
+    stack = await startStack();
+    stack.gateway.broadcast(userEvent("prose", { event_id: "evt-a", message_id: "" }));
+    stack.gateway.broadcast(userEvent("prose", { event_id: "evt-b", message_id: "" }));
+    await stack.replyCount(2);
+    expect(prompts(stack)).toHaveLength(2);
+  });
+});
