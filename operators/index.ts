@@ -10,6 +10,8 @@ export { trustDecision, trustGate, type TrustConfig, type TrustDecision, type Tr
 export { cancelReply, resetReply, slashCommand, type SlashCommand } from "./ingress/slashCommand.js";
 export { senderContext } from "./ingress/senderContext.js";
 export { InboundDedupe, inboundDedupeKey, type Claim } from "./ingress/inboundDedupe.js";
+export { debounceInbound, debounceKey, type DebounceInboundOptions } from "./ingress/debounceInbound.js";
+export { isControlCommand } from "./ingress/controlCommand.js";
 export { packPrompt } from "./ingress/packPrompt.js";
 export type {
   GatewayAttachment,

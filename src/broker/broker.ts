@@ -126,6 +126,7 @@ export class Broker {
       this.#edge = runEdge({
         connector,
         gateway: this.config.gateway,
+        inbound: this.config.inbound,
         wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming,
         submit: (event) => this.submit(event),
         bus: this.bus,
@@ -189,9 +190,10 @@ export class Broker {
   }
 
   async #stop(graceMs: number): Promise<StopResult> {
+    // Debounced messages the edge still holds are queued before the broker refuses new events.
+    if (this.#edge !== undefined) await Promise.race([this.#edge.stopIntake(), new Promise((resolve) => setTimeout(resolve, 1_000))]);
     const running = this.#inFlight.value;
     this.#state = "stopping";
-    this.#edge?.intake.unsubscribe();
     this.logger.info({ inFlight: running, graceMs }, "broker stopping");
     const idle$ = this.#inFlight.pipe(filter((n) => n === 0), map(() => true));
     const drained = await firstValueFrom(race(idle$, timer(graceMs, this.bus.scheduler).pipe(map(() => false))));

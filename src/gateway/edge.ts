@@ -1,7 +1,8 @@
-import { catchError, concatMap, EMPTY, from, map, mergeMap, of, Subscription, tap, type SchedulerLike } from "rxjs";
+import { catchError, concatMap, EMPTY, from, map, mergeMap, of, Subject, Subscription, takeUntil, tap, type SchedulerLike } from "rxjs";
 import type { Logger } from "pino";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { debounceInbound } from "../../operators/ingress/debounceInbound.js";
 import { skipEvents } from "../../operators/ingress/skipEvent.js";
 import { trustGate } from "../../operators/ingress/trustGate.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
@@ -15,6 +16,7 @@ import type { GatewayConnector } from "./connector.js";
 export interface EdgeOptions {
   readonly connector: GatewayConnector;
   readonly gateway: NonNullable<Config["gateway"]>;
+  readonly inbound: Config["inbound"];
   /** Per-send acks: bubble modes and streaming wait for each ack (ordering on the wire). */
   readonly wantAck: boolean;
   /** Queues an event that passed the ingress checks (the broker's `submit`). */
@@ -26,8 +28,11 @@ export interface EdgeOptions {
 }
 
 export interface Edge {
-  /** Gateway events → skip rules → trust gate → queue. Unsubscribe to stop taking events. */
-  readonly intake: Subscription;
+  /**
+   * Stops taking gateway events: messages held by inbound debounce are flushed and queued first,
+   * so nothing already received is lost. Resolves once the intake has drained.
+   */
+  stopIntake(): Promise<void>;
   /** Answers send requests from workers by posting to the gateway. Unsubscribe after turns drained. */
   readonly responder: Subscription;
 }
@@ -35,21 +40,25 @@ export interface Edge {
 /** The edge half: the gateway's events into the turn stream, and workers' sends out to the gateway. */
 export function runEdge(options: EdgeOptions): Edge {
   const { connector, gateway, logger } = options;
-  const intake = connector.events
+  const stop = new Subject<void>();
+  let drained!: () => void;
+  const intakeDrained = new Promise<void>((resolve) => (drained = resolve));
+  connector.events
     .pipe(
+      takeUntil(stop),
       skipEvents(gateway, (event, reason) => logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped")),
       trustGate(gateway, { scheduler: options.scheduler }),
-      // One at a time: events of a session reach the turn stream in the order the gateway sent them.
-      concatMap((decision) => {
-        if (decision.kind === "allow") {
-          return from(options.submit(decision.event)).pipe(catchError(() => EMPTY)); // submit logs its own rejection
-        }
+      mergeMap((decision) => {
+        if (decision.kind === "allow") return of(decision.event);
         logger.info({ reason: decision.decision, event_id: decision.event.event_id, sender: decision.event.sender.id }, "event denied");
         if (decision.echo !== undefined) postEcho(connector, decision.echo, logger);
         return EMPTY;
       }),
+      debounceInbound({ debounceMs: options.inbound.debounce_ms, byPlatform: options.inbound.debounce_by_platform, scheduler: options.scheduler }),
+      // One at a time: events of a session reach the turn stream in the order the gateway sent them.
+      concatMap((event) => from(options.submit(event)).pipe(catchError(() => EMPTY))), // submit logs its own rejection
     )
-    .subscribe();
+    .subscribe({ complete: () => drained(), error: () => drained() });
 
   const responder = options.bus
     .subscribe<OutboundMessage>(options.subjects.sends, { queue: options.subjects.sendQueue })
@@ -63,7 +72,13 @@ export function runEdge(options: EdgeOptions): Edge {
       ),
     )
     .subscribe();
-  return { intake, responder };
+  return {
+    stopIntake: () => {
+      stop.next(); // completes the intake: debounce flushes, the last submits finish, then it is drained
+      return intakeDrained;
+    },
+    responder,
+  };
 }
 
 function failedReply(err: unknown): SendReply {

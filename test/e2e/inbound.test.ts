@@ -40,3 +40,18 @@ describe("inbound redelivery dedupe end to end", () => {
     expect(prompts(stack)).toHaveLength(2);
   });
 });
+
+describe("inbound debounce end to end", () => {
+  it("turns three quick messages into one turn with the merged text (debounce 1,000 ms)", async () => {
+    stack = await startStack({ config: { inbound: { debounce_ms: 1_000 } } });
+    stack.gateway.broadcast(userEvent("echo one", { message_id: "m-1" }));
+    stack.gateway.broadcast(userEvent("two", { message_id: "m-2" }));
+    stack.gateway.broadcast(userEvent("three", { message_id: "m-3" }));
+    const [reply] = await stack.replyCount(1);
+    // The scripted agent's echo scenario answers with the prompt's text blocks: the merged message is one of them.
+    expect(reply?.content.text).toContain("echo one\ntwo\nthree");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(prompts(stack)).toHaveLength(1);
+    expect(stack.replies).toHaveLength(1);
+  });
+});
