@@ -46,6 +46,7 @@ export { parseOutputDirectives, type OutputDirectives } from "./delivery/outputD
 export { renderToolSummary, type ToolDisplay } from "./delivery/toolSummary.js";
 export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
+export { silentReply } from "./delivery/silentReply.js";
 export { paceBubbles } from "./delivery/paceBubbles.js";
 export { parseEnvelope, type EnvelopeLimits, type EnvelopeResult } from "./delivery/envelope.js";
 export type { EnvelopeError } from "./delivery/envelopeError.js";

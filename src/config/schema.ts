@@ -10,6 +10,7 @@ import { metricsSection } from "./sections/metrics.js";
 import { poolSection } from "./sections/pool.js";
 import { queueSection } from "./sections/queue.js";
 import { reactionsSection } from "./sections/reactions.js";
+import { silentSection } from "./sections/silent.js";
 import { triageSection } from "./sections/triage.js";
 
 /**
@@ -32,6 +33,7 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     dev_gateway: devGatewaySection,
     metrics: metricsSection,
     log: logSection,
+    silent: silentSection,
   });
 }
 

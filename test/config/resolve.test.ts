@@ -99,6 +99,7 @@ describe("resolveConfig: good configs", () => {
       dev_gateway: { listen: "127.0.0.1:8765" },
       metrics: { enabled: false, listen: "127.0.0.1:9464" },
       log: { level: "info", pretty: false },
+      silent: { enabled: true, token: "NO_REPLY", report_token: "NOTHING_TO_REPORT" },
     };
     expect(config).toEqual(expected);
     expect(config.gateway).toBeUndefined();

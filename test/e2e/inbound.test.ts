@@ -55,3 +55,26 @@ describe("inbound debounce end to end", () => {
     expect(stack.replies).toHaveLength(1);
   });
 });
+
+describe("silent replies end to end (text mode)", () => {
+  it("delivers nothing for a bare NO_REPLY, and strips a trailing one", async () => {
+    stack = await startStack();
+    stack.gateway.broadcast(userEvent("say NO_REPLY"));
+    expect(await until(() => stack!.records.some((r) => r.msg === "silent reply: nothing delivered"), 10_000)).toBe(true);
+    stack.gateway.broadcast(userEvent("say Sure. NO_REPLY"));
+    const [reply] = await stack.replyCount(1);
+    expect(reply?.content.text).toBe("Sure.");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stack.replies).toHaveLength(1);
+  });
+
+  it("treats NOTHING_TO_REPORT as the final line of a proactive turn as silence, but not of a human one", async () => {
+    stack = await startStack();
+    stack.gateway.broadcast(userEvent("say Checked 3 feeds.\\nNOTHING_TO_REPORT", { proactive: true }));
+    expect(await until(() => stack!.records.some((r) => r.msg === "silent reply: nothing delivered"), 10_000)).toBe(true);
+    expect(stack.records.find((r) => r.msg === "silent reply: nothing delivered")).toMatchObject({ reason: "nothing_to_report" });
+    stack.gateway.broadcast(userEvent("say Checked 3 feeds.\\nNOTHING_TO_REPORT"));
+    const [reply] = await stack.replyCount(1);
+    expect(reply?.content.text).toBe("Checked 3 feeds.\nNOTHING_TO_REPORT");
+  });
+});

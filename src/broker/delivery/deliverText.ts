@@ -1,26 +1,73 @@
-import { concatMap, from, ignoreElements, type Observable } from "rxjs";
-import { planTextReply, SILENT_FAILURE_LOG } from "../../../operators/delivery/textReply.js";
-import type { TurnTranscript } from "../../../operators/delivery/turnTranscript.js";
+import { concatMap, EMPTY, from, ignoreElements, type Observable } from "rxjs";
+import { rustTrimEnd } from "../../../operators/delivery/rustWhitespace.js";
+import { silentReply } from "../../../operators/delivery/silentReply.js";
+import { splitMessage } from "../../../operators/delivery/splitMessage.js";
+import { composeTextReply, SILENT_FAILURE_LOG, splitDelivery } from "../../../operators/delivery/textReply.js";
+import { SESSION_RESET_NOTICE, type TurnTranscript } from "../../../operators/delivery/turnTranscript.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { Config } from "../../config/index.js";
 import type { TurnContext } from "../turn.js";
 import { replyMessage } from "./replyMessage.js";
 
-export type DeliveryConfig = Pick<Config, "delivery" | "reactions">;
+export type DeliveryConfig = Pick<Config, "delivery" | "reactions" | "silent">;
 
-/** OpenAB's text path: one reply split at the platform limit, sent one message after another. */
+/** Logged (info, `reason`) when a silent reply sends nothing. */
+export const SILENT_REPLY_LOG = "silent reply: nothing delivered";
+
+/**
+ * OpenAB's text path: one reply split at the platform limit, sent one message after another.
+ * With `[silent] enabled`, the agent's answer is checked for a silent token before chunking.
+ */
 export function deliverText(transcript: TurnTranscript, event: GatewayEvent, context: TurnContext, config: DeliveryConfig): Observable<never> {
-  const plan = planTextReply(transcript, {
+  const reply = composeTextReply(transcript, {
     toolDisplay: config.reactions.tool_display,
     keepFullText: config.reactions.narration_display,
-    limit: context.messageLimit(event.platform),
   });
-  if (plan.silentFailure === true) context.logger.warn({ reason: "empty_turn" }, SILENT_FAILURE_LOG);
-  warnOnDeclaredSchema(plan.declaredSchema, context, config);
-  return from(plan.chunks).pipe(
-    concatMap((text, index) => context.send(replyMessage(event, text, index === 0 ? plan.replyTo : undefined))),
+  if (reply.silentFailure === true) context.logger.warn({ reason: "empty_turn" }, SILENT_FAILURE_LOG);
+  warnOnDeclaredSchema(reply.declaredSchema, context, config);
+  const text = config.silent.enabled ? applySilent(reply.text, transcript, event, config) : reply.text;
+  if (typeof text !== "string") {
+    context.logger.info({ reason: text.reason }, SILENT_REPLY_LOG);
+    return EMPTY;
+  }
+  // As planTextReply: no table conversion, then chunking at the platform limit.
+  const chunks = splitMessage(text, context.messageLimit(event.platform));
+  return from(chunks).pipe(
+    concatMap((chunk, index) => context.send(replyMessage(event, chunk, index === 0 ? reply.replyTo : undefined))),
     ignoreElements(),
   );
+}
+
+/**
+ * The composed reply after silent-token handling, or the silence reason when nothing is sent.
+ * Only the agent's own words are judged (never the tool summary, reset notice, agent error or
+ * `_(no response)_`); they are always the tail of the composed text, so a stripped token is cut
+ * there. A silent reply after an agent error still delivers the error.
+ */
+function applySilent(
+  composed: string,
+  transcript: TurnTranscript,
+  event: GatewayEvent,
+  config: DeliveryConfig,
+): string | { readonly reason: "silent" | "nothing_to_report" } {
+  const words = agentWords(transcript, config);
+  const tail = rustTrimEnd(words);
+  if (tail === "" || !composed.endsWith(tail)) return composed;
+  const outcome = silentReply(words, {
+    token: config.silent.token,
+    reportToken: config.silent.report_token,
+    proactive: event.proactive,
+  });
+  const head = composed.slice(0, composed.length - tail.length);
+  if (outcome.kind === "deliver") return outcome.text === words ? composed : head + rustTrimEnd(outcome.text);
+  return transcript.agentError === undefined ? { reason: outcome.reason } : rustTrimEnd(head);
+}
+
+/** The answer body the text path delivers, without its directive header and the reset notice. */
+function agentWords(transcript: TurnTranscript, config: DeliveryConfig): string {
+  const keepFull = config.reactions.narration_display;
+  const { body } = splitDelivery(transcript.buffer, transcript.answerStart, keepFull);
+  return transcript.reset && body.startsWith(SESSION_RESET_NOTICE) ? body.slice(SESSION_RESET_NOTICE.length) : body;
 }
 
 /** `[[delivery:…]]` is a per-turn declaration: a mismatch is worth a warning, not a refusal. */
