@@ -23,3 +23,21 @@ describe("docs/operators.md", () => {
     for (const name of Object.keys(operators)) expect(guide).toContain(`\`${name}(`);
   });
 });
+
+describe("README", () => {
+  it("shows a minimal config that check-config accepts", async () => {
+    const { parseConfigText } = await import("../../src/config/index.js");
+    const readme = read("README.md");
+    const toml = /```toml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(toml).toBeDefined();
+    const config = parseConfigText(toml ?? "", { env: {} });
+    expect(config.gateway?.url).toBe("ws://127.0.0.1:8080/ws");
+    expect(config.delivery.mode).toBe("structured");
+  });
+
+  it("shows the two commands: install-and-run and the tests", () => {
+    const readme = read("README.md");
+    expect(readme).toContain("npm install && npm start");
+    expect(readme).toContain("npm test");
+  });
+});
