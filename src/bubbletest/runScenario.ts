@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { createBroker } from "../broker/createBroker.js";
-import { DevGateway } from "../devgateway/devGateway.js";
+import { DevGateway, devEvent } from "../devgateway/devGateway.js";
 import type { BubbleScenario } from "./scenarios.js";
 
 export interface ScenarioResult {
@@ -54,7 +53,7 @@ export async function runScenario(scenario: BubbleScenario, agentScript: string,
   try {
     await broker.start();
     await until(() => gateway.brokerCount > 0, timeoutMs);
-    gateway.broadcast(userEvent(scenario.name));
+    gateway.broadcast(devEvent(scenario.name));
     await until(() => ended !== undefined, timeoutMs);
     await new Promise((resolve) => setTimeout(resolve, 300)); // anything late would show up now
   } finally {
@@ -82,19 +81,4 @@ function check(scenario: BubbleScenario, delivered: readonly string[], gapsMs: r
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!check() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
-function userEvent(text: string): object {
-  return {
-    schema: "openab.gateway.event.v1",
-    event_id: `evt-${randomBytes(4).toString("hex")}`,
-    timestamp: new Date().toISOString(),
-    platform: "telegram",
-    channel: { id: "bubble-test", type: "dm" },
-    sender: { id: "tester", name: "tester", display_name: "Tester", is_bot: false },
-    content: { type: "text", text },
-    mentions: [],
-    message_id: `msg-${randomBytes(4).toString("hex")}`,
-    proactive: false,
-  };
 }
