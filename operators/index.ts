@@ -35,6 +35,8 @@ export type { TriageVerdict } from "./triage/triageVerdict.js";
 
 // dispatch: keys, partitions, one turn at a time per key
 export { serializeByKey } from "./dispatch/serializeByKey.js";
+export { sessionLanes, type DropPolicy, type LaneBatch, type QueueMode, type SessionLanesOptions } from "./dispatch/sessionLanes.js";
+export { collectedPrompt, summaryLine } from "./dispatch/queuedPrompt.js";
 export { sessionKey } from "./dispatch/sessionKey.js";
 export { partitionOf } from "./dispatch/partitionOf.js";
 export type { ContentBlock } from "./dispatch/contentBlock.js";

@@ -64,6 +64,7 @@ export function createAgentTurnHandler({ pool, config, triage: triageRules, inbo
   };
   // `/cancel` must reach the turn it cancels, which holds the session's lane.
   handler.bypassesLane = (event) => slashCommand(event.content.text) === "cancel";
+  handler.interrupt = (sessionKey) => void pool.cancel(sessionKey);
   return handler;
 }
 

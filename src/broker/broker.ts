@@ -1,6 +1,7 @@
 import {
   BehaviorSubject,
   catchError,
+  concat,
   Subject,
   concatMap,
   defer,
@@ -22,7 +23,9 @@ import {
 } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { partitionOf } from "../../operators/dispatch/partitionOf.js";
-import { serializeByKey } from "../../operators/dispatch/serializeByKey.js";
+import { collectedPrompt, summaryLine } from "../../operators/dispatch/queuedPrompt.js";
+import { sessionLanes, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
+import { isControlCommand } from "../../operators/ingress/controlCommand.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
@@ -214,9 +217,39 @@ export class Broker {
   readonly #messageLimit = (platform: string): number => this.#parts.connector?.messageLimit(platform) ?? 4096;
 
   #consumeTurns(): Observable<never> {
-    return this.bus
-      .consume<GatewayEvent>(this.#subjects.turns, { durable: this.#subjects.turnConsumer })
-      .pipe(serializeByKey((message) => this.#laneOf(message), (message) => this.#runTurn(message)));
+    const { queue } = this.config;
+    return this.bus.consume<GatewayEvent>(this.#subjects.turns, { durable: this.#subjects.turnConsumer }).pipe(
+      sessionLanes((message) => this.#laneOf(message), (batch) => this.#runBatch(batch), {
+        mode: queue.mode,
+        quietMs: queue.debounce_ms,
+        cap: queue.cap,
+        drop: queue.drop,
+        describe: (message) => summaryLine(message.data.content.text),
+        onDropped: (messages) => {
+          for (const message of messages) {
+            message.ack();
+            this.logger.info({ reason: queue.mode === "interrupt" ? "superseded" : "queue_cap", sessionKey: sessionKey(message.data), event_id: message.data.event_id }, "queued message dropped");
+          }
+        },
+        onInterrupt: (key) => this.#parts.turnHandler?.interrupt?.(key),
+        scheduler: this.bus.scheduler,
+      }),
+    );
+  }
+
+  /**
+   * A lane's batch as turns: consecutive messages collected into one turn (OpenClaw's collect
+   * prompt when there are several, or when the cap dropped some), control commands each alone.
+   */
+  #runBatch(batch: LaneBatch<DurableMessage<GatewayEvent>>): Observable<never> {
+    const turns: DurableMessage<GatewayEvent>[][] = [];
+    for (const message of batch.items) {
+      const control = isControlCommand(message.data.content.text);
+      const last = turns[turns.length - 1];
+      if (control || last === undefined || isControlCommand(last[0]?.data.content.text ?? "")) turns.push([message]);
+      else last.push(message);
+    }
+    return concat(...turns.map((messages, i) => this.#runTurn(messages, i === 0 ? batch.summary : [])));
   }
 
   /** The session's lane, or a lane of its own for an event the handler must see at once (`/cancel`). */
@@ -225,33 +258,37 @@ export class Broker {
     return this.#parts.turnHandler?.bypassesLane?.(message.data) === true ? `${key}!${message.seq}` : key;
   }
 
-  /** One event's whole life on the worker; settles (acks) the event unless the broker is stopping. */
-  #runTurn(message: DurableMessage<GatewayEvent>): Observable<never> {
+  /** A turn's whole life on the worker; settles (acks) its events unless the broker is stopping. */
+  #runTurn(messages: readonly DurableMessage<GatewayEvent>[], dropped: readonly string[]): Observable<never> {
     return defer(() => {
-      // Stopping: leave the event unacked; unsubscribing hands it back to the bus for redelivery.
-      if (this.#state !== "running") return EMPTY;
+      // Stopping: leave the events unacked; unsubscribing hands them back to the bus for redelivery.
+      if (this.#state !== "running" || messages.length === 0) return EMPTY;
+      const first = messages[0] as DurableMessage<GatewayEvent>;
+      const turnEvent = collected(messages.map((message) => message.data), dropped);
+      const settle = (ok: boolean) => {
+        for (const message of messages) message.ack();
+        this.#settled.next({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok });
+      };
       const started = this.bus.scheduler.now();
-      const log = this.logger.child({ sessionKey: sessionKey(message.data), event_id: message.data.event_id });
+      const log = this.logger.child({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id });
       this.#inFlight.next(this.#inFlight.value + 1);
-      return this.#parts.pipeline.run("beforeDispatch", message.data).pipe(
+      return this.#parts.pipeline.run("beforeDispatch", turnEvent).pipe(
         mergeMap((event) => {
           const handler = this.#parts.turnHandler;
           if (handler === undefined) throw new NoAgentError();
-          log.debug({ deliveryCount: message.deliveryCount }, "turn started");
+          log.debug({ deliveryCount: first.deliveryCount, collected: messages.length }, "turn started");
           const context = { send: this.#send, scheduler: this.bus.scheduler, logger: log, messageLimit: this.#messageLimit };
           return from(handler({ sessionKey: sessionKey(event), event }, context));
         }),
         ignoreElements(),
         tap({
           complete: () => {
-            message.ack();
+            settle(true);
             log.info({ durationMs: this.bus.scheduler.now() - started }, "turn complete");
-            this.#settled.next({ sessionKey: sessionKey(message.data), event_id: message.data.event_id, ok: true });
           },
           error: (err: unknown) => {
-            message.ack();
+            settle(false);
             log.error({ reason: failureReason(err), err, durationMs: this.bus.scheduler.now() - started }, "turn failed");
-            this.#settled.next({ sessionKey: sessionKey(message.data), event_id: message.data.event_id, ok: false });
           },
         }),
         // A failed turn is settled and logged above; it must never stop the worker.
@@ -266,4 +303,18 @@ function failureReason(err: unknown): string {
   if (err instanceof StageError) return "stage_failed";
   if (err instanceof NoAgentError) return "no_agent";
   return "turn_failed";
+}
+
+/**
+ * The event a turn runs on: the message itself, or — for messages collected while the session was
+ * busy — the last one carrying OpenClaw's collect prompt (every message with its sender).
+ */
+function collected(events: readonly GatewayEvent[], dropped: readonly string[]): GatewayEvent {
+  const last = events[events.length - 1] as GatewayEvent;
+  if (events.length === 1 && dropped.length === 0) return last;
+  const text = collectedPrompt(
+    events.map((event) => ({ sender: event.sender.display_name || event.sender.name || event.sender.id, text: event.content.text })),
+    dropped,
+  );
+  return { ...last, content: { ...last.content, text } };
 }

@@ -32,4 +32,6 @@ export interface TurnHandler {
    * `/cancel` is the example: it has to reach the turn it cancels.
    */
   bypassesLane?(event: GatewayEvent): boolean;
+  /** `[queue] mode = "interrupt"`: a message arrived for this session while its turn runs; stop the turn. */
+  interrupt?(sessionKey: string): void;
 }

@@ -78,3 +78,36 @@ describe("silent replies end to end (text mode)", () => {
     expect(reply?.content.text).toBe("Checked 3 feeds.\nNOTHING_TO_REPORT");
   });
 });
+
+describe("busy-session queue end to end", () => {
+  it("collect: three messages during a slow turn become exactly one follow-up turn containing all three", async () => {
+    stack = await startStack({ agentEnv: { SCENARIO: "echo" } });
+    stack.gateway.broadcast(userEvent("slow 1500"));
+    expect(await until(() => prompts(stack!).length === 1, 10_000)).toBe(true);
+    stack.gateway.broadcast(userEvent("first thing"));
+    stack.gateway.broadcast(userEvent("second thing"));
+    stack.gateway.broadcast(userEvent("third thing"));
+    const replies = await stack.replyCount(2, 20_000);
+    expect(replies[0]?.content.text).toBe("slow done");
+    const collected = replies[1]?.content.text ?? "";
+    expect(collected).toContain("[Queued messages while agent was busy]");
+    expect(collected).toContain("Queued #1 (from Ann)\nfirst thing");
+    expect(collected).toContain("Queued #3 (from Ann)\nthird thing");
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(prompts(stack)).toHaveLength(2);
+    expect(stack.replies).toHaveLength(2);
+  });
+
+  it("interrupt: the running turn is cancelled (the agent sees session/cancel) and the newest message runs", async () => {
+    stack = await startStack({ config: { queue: { mode: "interrupt" } } });
+    stack.gateway.broadcast(userEvent("slow 10000"));
+    expect(await until(() => prompts(stack!).length === 1, 10_000)).toBe(true);
+    stack.gateway.broadcast(userEvent("text"));
+    stack.gateway.broadcast(userEvent("prose"));
+    expect(await until(() => stack!.agentEvents().some((line) => line.startsWith("cancel ")), 10_000)).toBe(true);
+    await until(() => stack!.replies.some((r) => r.content.text === "hey what's up"), 10_000);
+    expect(stack.replies.map((r) => r.content.text)).toContain("hey what's up");
+    expect(stack.replies.map((r) => r.content.text)).not.toContain("plain text reply, one message");
+    expect(stack.records.find((r) => r.msg === "queued message dropped")).toMatchObject({ reason: "superseded" });
+  });
+});

@@ -1,0 +1,159 @@
+import { asyncScheduler, from, Observable, Subscription, type ObservableInput, type OperatorFunction, type SchedulerLike } from "rxjs";
+
+export type QueueMode = "collect" | "followup" | "interrupt";
+export type DropPolicy = "old" | "new" | "summarize";
+
+/** What one turn runs: the values themselves, plus one-line summaries of values the cap dropped. */
+export interface LaneBatch<T> {
+  readonly items: readonly T[];
+  readonly summary: readonly string[];
+}
+
+export interface SessionLanesOptions<T> {
+  /** What happens to values that arrive while their key is busy. */
+  readonly mode: QueueMode;
+  /** Quiet time after the last queued arrival before the queue is drained. */
+  readonly quietMs: number;
+  /** Most values waiting per key; past it the drop policy applies. */
+  readonly cap: number;
+  readonly drop: DropPolicy;
+  /** One summary line for a value dropped under `summarize`. */
+  readonly describe: (value: T) => string;
+  /** Values that will never run (dropped by the cap, or superseded under `interrupt`): settle them. */
+  readonly onDropped: (values: readonly T[], key: string) => void;
+  /** Under `interrupt`: a value arrived for a busy key; stop the running work. */
+  readonly onInterrupt?: (key: string) => void;
+  readonly scheduler?: SchedulerLike;
+}
+
+interface Lane<T> {
+  running: boolean;
+  readonly queue: T[];
+  summary: string[];
+  lastArrival: number;
+  timer: Subscription | undefined;
+  interrupted: boolean;
+}
+
+/**
+ * One unit of work at a time per key (as `serializeByKey`), with OpenClaw's busy-session queue:
+ * a value for an idle key runs at once; values that arrive while the key is busy wait, and once
+ * the running work is done and no new value arrived for `quietMs`, `collect` runs them all as one
+ * batch, `followup` runs them one batch each in order, `interrupt` runs only the newest (and asks
+ * the running work to stop when it arrives). At most `cap` values wait; `new` refuses the
+ * incoming one, `old` drops the oldest, `summarize` drops the oldest but keeps a summary line.
+ *
+ * Hand-written like `serializeByKey`: lanes are removed only when idle, and the quiet window is a
+ * per-key timer on the scheduler.
+ */
+export function sessionLanes<T, R>(
+  keyOf: (value: T) => string,
+  work: (batch: LaneBatch<T>, key: string) => ObservableInput<R>,
+  options: SessionLanesOptions<T>,
+): OperatorFunction<T, R> {
+  const scheduler = options.scheduler ?? asyncScheduler;
+  return (source) =>
+    new Observable<R>((subscriber) => {
+      const lanes = new Map<string, Lane<T>>();
+      const subscriptions = new Subscription();
+      let sourceComplete = false;
+
+      const finishIfDone = (): void => {
+        if (sourceComplete && lanes.size === 0) subscriber.complete();
+      };
+
+      const run = (key: string, lane: Lane<T>, batch: LaneBatch<T>): void => {
+        lane.running = true;
+        lane.interrupted = false;
+        const inner = new Subscription();
+        subscriptions.add(inner);
+        inner.add(
+          from(work(batch, key)).subscribe({
+            next: (result) => subscriber.next(result),
+            error: (err: unknown) => subscriber.error(err),
+            complete: () => {
+              subscriptions.remove(inner);
+              lane.running = false;
+              drainWhenQuiet(key, lane);
+            },
+          }),
+        );
+      };
+
+      const drainWhenQuiet = (key: string, lane: Lane<T>): void => {
+        lane.timer?.unsubscribe();
+        lane.timer = undefined;
+        if (lane.running) return;
+        if (lane.queue.length === 0 && lane.summary.length === 0) {
+          lanes.delete(key);
+          finishIfDone();
+          return;
+        }
+        const wait = lane.lastArrival + options.quietMs - scheduler.now();
+        if (wait > 0 && !sourceComplete) {
+          lane.timer = scheduler.schedule(() => drainWhenQuiet(key, lane), wait);
+          return;
+        }
+        const items = options.mode === "followup" ? lane.queue.splice(0, 1) : lane.queue.splice(0);
+        const summary = lane.summary;
+        lane.summary = [];
+        run(key, lane, { items, summary });
+      };
+
+      const enqueue = (key: string, lane: Lane<T>, value: T): void => {
+        lane.lastArrival = scheduler.now();
+        if (options.mode === "interrupt") {
+          if (lane.queue.length > 0) options.onDropped(lane.queue.splice(0), key);
+          lane.queue.push(value);
+          if (!lane.interrupted) {
+            lane.interrupted = true;
+            options.onInterrupt?.(key);
+          }
+          return;
+        }
+        if (lane.queue.length >= options.cap) {
+          if (options.drop === "new") {
+            options.onDropped([value], key);
+            return;
+          }
+          const [oldest] = lane.queue.splice(0, 1) as [T];
+          if (options.drop === "summarize") lane.summary.push(options.describe(oldest));
+          options.onDropped([oldest], key);
+        }
+        lane.queue.push(value);
+      };
+
+      subscriptions.add(
+        source.subscribe({
+          next: (value) => {
+            let key: string;
+            try {
+              key = keyOf(value);
+            } catch (err) {
+              subscriber.error(err);
+              return;
+            }
+            const lane = lanes.get(key);
+            if (lane === undefined) {
+              const fresh: Lane<T> = { running: false, queue: [], summary: [], lastArrival: scheduler.now(), timer: undefined, interrupted: false };
+              lanes.set(key, fresh);
+              run(key, fresh, { items: [value], summary: [] });
+              return;
+            }
+            enqueue(key, lane, value);
+            if (!lane.running) drainWhenQuiet(key, lane);
+          },
+          error: (err: unknown) => subscriber.error(err),
+          complete: () => {
+            sourceComplete = true;
+            for (const [key, lane] of [...lanes]) if (!lane.running) drainWhenQuiet(key, lane);
+            finishIfDone();
+          },
+        }),
+      );
+      return () => {
+        for (const lane of lanes.values()) lane.timer?.unsubscribe();
+        subscriptions.unsubscribe();
+      };
+    });
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { delay, of } from "rxjs";
+import { sessionLanes, type LaneBatch, type SessionLanesOptions } from "../../../operators/dispatch/sessionLanes.js";
+import { collectedPrompt, summaryLine } from "../../../operators/dispatch/queuedPrompt.js";
+import { testScheduler } from "../../helpers/marbles.js";
+
+const cost: Record<string, number> = { a: 10 };
+/** Each batch's work takes the first item's cost (default 1) and emits the items joined, plus summaries. */
+const work = (batch: LaneBatch<string>) =>
+  of(batch.items.join("") + (batch.summary.length > 0 ? `+${batch.summary.join(",")}` : "")).pipe(delay(cost[batch.items[0] ?? ""] ?? 1));
+
+function lanes(options: Partial<SessionLanesOptions<string>> = {}, dropped: string[] = [], interrupts: string[] = []) {
+  return sessionLanes<string, string>(() => "k", work, {
+    mode: "collect",
+    quietMs: 5,
+    cap: 20,
+    drop: "summarize",
+    describe: (value) => value.toUpperCase(),
+    onDropped: (values) => dropped.push(...values),
+    onInterrupt: (key) => interrupts.push(key),
+    ...options,
+  });
+}
+
+describe("sessionLanes", () => {
+  it("runs a value for an idle key at once", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("b|").pipe(lanes())).toBe("-(x|)", { x: "b" });
+    });
+  });
+
+  it("collect: everything that arrived while busy runs as one batch once the key is free and quiet", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      // a runs 0–10; b (2) and c (4) wait; quiet since 4 + 5 = 9 < 10, so [b, c] starts at 10.
+      expectObservable(cold("a-b-c------|").pipe(lanes())).toBe("10ms x (y|)", { x: "a", y: "bc" });
+    });
+  });
+
+  it("waits out the quiet window after the last arrival before draining", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      // b arrives at 8: drained at 8 + 5 = 13, done at 14.
+      expectObservable(cold("a 7ms b 10ms |").pipe(lanes())).toBe("10ms x 3ms y 4ms |", { x: "a", y: "b" });
+    });
+  });
+
+  it("followup: each waiting value runs as its own batch, in order", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("a-b-c------|").pipe(lanes({ mode: "followup" }))).toBe("10ms x y (z|)", { x: "a", y: "b", z: "c" });
+    });
+  });
+
+  it("interrupt: asks the running work to stop once, drops superseded values, runs the newest", () => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const dropped: string[] = [];
+      const interrupts: string[] = [];
+      expectObservable(cold("a-b-c------|").pipe(lanes({ mode: "interrupt" }, dropped, interrupts))).toBe("10ms x (y|)", { x: "a", y: "c" });
+      flush();
+      expect(interrupts).toEqual(["k"]);
+      expect(dropped).toEqual(["b"]);
+    });
+  });
+
+  // a runs; b, c, d fill the queue (cap 3); e and f overflow it.
+  it.each([
+    ["new", "bcd", ["e", "f"], []],
+    ["old", "def", ["b", "c"], []],
+    ["summarize", "def", ["b", "c"], ["B", "C"]],
+  ] as const)("cap 3, drop %s", (drop, runs, droppedExpected, summary) => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const dropped: string[] = [];
+      const second = summary.length > 0 ? `${runs}+${summary.join(",")}` : runs;
+      expectObservable(cold("(abcdef)----|").pipe(lanes({ cap: 3, drop }, dropped))).toBe("10ms x y |", { x: "a", y: second });
+      flush();
+      expect(dropped).toEqual(droppedExpected);
+    });
+  });
+
+  it("completes only after every waiting batch ran", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("ab|").pipe(lanes())).toBe("10ms x (y|)", { x: "a", y: "b" });
+    });
+  });
+});
+
+describe("queued prompts", () => {
+  it("summarizes a dropped message in one line of at most 160 chars (OpenClaw's vectors)", () => {
+    expect(summaryLine("one")).toBe("one");
+    expect(summaryLine("two  \n three")).toBe("two three");
+    const long = summaryLine("x".repeat(200));
+    expect([...long]).toHaveLength(160);
+    expect(long.endsWith("…")).toBe(true);
+  });
+
+  it("builds the collect prompt with a block per message and its sender", () => {
+    expect(collectedPrompt([{ sender: "Alice", text: "hi" }, { sender: "Alice", text: "also this" }])).toBe(
+      "[Queued messages while agent was busy]\n\n---\nQueued #1 (from Alice)\nhi\n\n---\nQueued #2 (from Alice)\nalso this",
+    );
+  });
+
+  it("adds the overflow block with the dropped summaries", () => {
+    expect(collectedPrompt([{ sender: "Bob", text: "five" }], ["one", "two three"])).toBe(
+      "[Queued messages while agent was busy]\n\n---\nQueued #1 (from Bob)\nfive\n\n[Queue overflow] Dropped 2 messages due to cap.\nSummary:\n- one\n- two three",
+    );
+  });
+});
