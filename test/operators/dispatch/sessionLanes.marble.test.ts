@@ -103,3 +103,28 @@ describe("queued prompts", () => {
     );
   });
 });
+
+describe("OpenClaw's overflow vector (cap 3, summarize)", () => {
+  it('queue ["one", "two  \\n three", 200×x] + "four", "five" → runs [200×x, four, five], dropped 2, summary ["one", "two three"]', () => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const dropped: string[] = [];
+      const x200 = "x".repeat(200);
+      const values = { r: "running", a: "one", b: "two  \n three", c: x200, d: "four", e: "five" };
+      const batches: LaneBatch<string>[] = [];
+      const out = cold("(rabcde)|", values).pipe(
+        sessionLanes<string, LaneBatch<string>>(
+          () => "k",
+          (batch) => {
+            batches.push(batch);
+            return of(batch).pipe(delay(batch.items[0] === "running" ? 10 : 1));
+          },
+          { mode: "collect", quietMs: 0, cap: 3, drop: "summarize", describe: summaryLine, onDropped: (v) => dropped.push(...v) },
+        ),
+      );
+      expectObservable(out).toBe("10ms x (y|)", { x: { items: ["running"], summary: [] }, y: { items: [x200, "four", "five"], summary: ["one", "two three"] } });
+      flush();
+      expect(dropped).toEqual(["one", "two  \n three"]);
+      expect(batches).toHaveLength(2);
+    });
+  });
+});
