@@ -95,11 +95,6 @@ export class JsonRpcConnection {
     });
   }
 
-  /** The id the next request will carry; lets a caller correlate a prompt with its response. */
-  get nextRequestId(): number {
-    return this.#nextId;
-  }
-
   notify(method: string, params: unknown): void {
     if (this.#closed === undefined) this.#write({ jsonrpc: "2.0", method, params });
   }

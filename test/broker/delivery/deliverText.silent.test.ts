@@ -120,3 +120,20 @@ describe("deliverText with [silent]", () => {
     expect(texts(deliver(turn(text("NO_REPLY")), { config }))).toEqual(["NO_REPLY"]);
   });
 });
+
+describe("deliverText: a per-turn [[delivery:…]] declaration", () => {
+  it("warns when it differs from [delivery] schema and still delivers the turn", () => {
+    const delivery = deliver(turn(text("[[delivery:other.v2]]\nhello")));
+    expect(texts(delivery)).toEqual(["hello"]);
+    expect(delivery.logs.find((r) => r.msg === "turn declared a delivery schema this deployment does not serve")).toMatchObject({
+      declared: "other.v2",
+      configured: "openab.turn.v1",
+    });
+  });
+
+  it("says nothing when it matches", () => {
+    const delivery = deliver(turn(text("[[delivery:openab.turn.v1]]\nhello")));
+    expect(texts(delivery)).toEqual(["hello"]);
+    expect(delivery.logs.some((r) => r.msg === "turn declared a delivery schema this deployment does not serve")).toBe(false);
+  });
+});
