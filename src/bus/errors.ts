@@ -52,3 +52,15 @@ export class ConsumerConflictError extends Error {
     super(`durable consumer "${durable}" ${reason}`, options);
   }
 }
+
+/**
+ * The bus could not be set up: the server is unreachable, refuses the credentials, lacks
+ * JetStream, or holds a stream or bucket of the same name whose configuration conflicts with what
+ * this deployment needs. A start-up error: the message says what to change.
+ */
+export class BusSetupError extends Error {
+  override readonly name = "BusSetupError";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}

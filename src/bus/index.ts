@@ -12,6 +12,7 @@ export type {
 } from "./bus.js";
 export {
   BusClosedError,
+  BusSetupError,
   BusTimeoutError,
   ConsumerConflictError,
   InvalidSubjectError,

@@ -15,19 +15,50 @@ export interface Subjects {
   readonly sends: string;
   /** Queue group of the edges serving `sends`. */
   readonly sendQueue: string;
+  /** Durable consumer name of one partition (NATS: one pull consumer per partition, leased to one worker). */
+  partitionConsumer(partition: number): string;
+  /** JetStream stream holding every `turn(…)` subject. */
+  readonly stream: string;
+  /** NATS KV bucket names of the shared state. */
+  readonly buckets: {
+    /** Partition leases and worker presence. */
+    readonly leases: string;
+    /** Triage state per conversation. */
+    readonly triage: string;
+    /** ACP session ids per session key (`session/load` after a takeover). */
+    readonly sessions: string;
+    /** Inbound dedupe claims per human message. */
+    readonly dedupe: string;
+    /** Delivery ledger per event. */
+    readonly ledger: string;
+  };
 }
 
 export function subjects(prefix = "turnstream"): Subjects {
+  // Stream, consumer and bucket names allow no dots: `acme.prod` names things `acme_prod_…`.
+  const name = prefix.replaceAll(".", "_");
   return {
     turn: (partition) => {
       if (!Number.isInteger(partition) || partition < 0) throw new RangeError(`invalid partition ${partition}`);
       return `${prefix}.turn.${partition}`;
     },
     turns: `${prefix}.turn.*`,
-    turnConsumer: `${prefix.replaceAll(".", "_")}_workers`,
+    turnConsumer: `${name}_workers`,
     send: (platform) => `${prefix}.send.${subjectToken(platform)}`,
     sends: `${prefix}.send.*`,
     sendQueue: `${prefix}.edges`,
+    partitionConsumer: (partition) => {
+      if (!Number.isInteger(partition) || partition < 0) throw new RangeError(`invalid partition ${partition}`);
+      return `${name}_p${partition}`;
+    },
+    stream: `${name}_turns`,
+    buckets: {
+      leases: `${name}_leases`,
+      triage: `${name}_triage`,
+      sessions: `${name}_sessions`,
+      dedupe: `${name}_dedupe`,
+      ledger: `${name}_ledger`,
+    },
   };
 }
 

@@ -93,7 +93,7 @@ describe("resolveConfig: good configs", () => {
         timing: { debounce_ms: 700, stall_soft_ms: 10_000, stall_hard_ms: 30_000, done_hold_ms: 1500, error_hold_ms: 2500 },
         mapping: {},
       },
-      bus: { partitions: 16, prefix: "turnstream" },
+      bus: { partitions: 16, prefix: "turnstream", lease_ttl_secs: 10, ack_wait_secs: 30, duplicate_window_secs: 120, state_ttl_secs: 86_400 },
       inbound: { dedupe_ttl_secs: 1200, dedupe_max: 5000, debounce_ms: 0, debounce_by_platform: {} },
       queue: { mode: "collect", debounce_ms: 500, cap: 20, drop: "summarize" },
       dev_gateway: { listen: "127.0.0.1:8765" },
