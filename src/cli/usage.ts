@@ -1,7 +1,7 @@
 export const mainUsage = `turnstream — a broker between chat gateways and ACP agents that replies in deliberate beats
 
 Usage:
-  turnstream demo
+  turnstream demo [--delivery structured|sequential]
   turnstream bubble-test [scenario…]
   turnstream dev-gateway [--listen HOST:PORT] [--token T]
   turnstream run [--config FILE] [--role all|edge|worker]
@@ -39,7 +39,12 @@ export const checkConfigUsage = `Usage: turnstream check-config [--json] FILE
 
 Exit 0 and the resolved config (secrets masked) when FILE is valid; exit 2 and one line per problem otherwise.`;
 
-export const demoUsage = `Usage: turnstream demo
+export const demoUsage = `Usage: turnstream demo [--delivery structured|sequential]
+
+  --delivery MODE   structured (default, what "npm start" runs): the agent answers each turn with
+                    one envelope, its bubbles sent 400 ms apart; sequential: the agent sends each
+                    bubble the moment it decides it ("slow" → three bubbles 2 s apart)
+  -h, --help        This help
 
 Starts a local gateway, the broker on the embedded bus and the bundled offline demo agent, and
 reads messages from the terminal: a plain line is a user message, "/proactive <text>" an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { finished, spawnTurnstream, waitForLine } from "../helpers/cli.js";
+import { finished, runTurnstream, spawnTurnstream, waitForLine } from "../helpers/cli.js";
 
 describe("turnstream demo (what npm start runs)", () => {
   it("answers a typed message through the local gateway, the broker and the offline agent, then exits 0 on end of input", async () => {
@@ -17,6 +17,33 @@ describe("turnstream demo (what npm start runs)", () => {
     // Structured mode: three bubbles, each its own message (exact pacing is asserted in virtual time).
     expect(result.stdout).toMatch(/◀ bubble #1 \(\+\d+\.\d\ds\)\n│ on it\n◀ bubble #2 \(\+\d+\.\d\ds\)\n│ your flight moved to 8pm\n◀ bubble #3 \(\+\d+\.\d\ds\)\n│ gate B12\n/);
     expect(result.stderr).toBe("");
+  });
+
+  it("runs structured delivery by default and says so, pointing at --delivery sequential for slow", async () => {
+    const child = spawnTurnstream(["demo"]);
+    const done = finished(child);
+    // Both start-up lines may arrive in one chunk: listen for both before awaiting either.
+    const [modeLine] = await Promise.all([
+      waitForLine(child, (line) => line.startsWith("delivery: ")),
+      waitForLine(child, (line) => line.startsWith("chat page: ")),
+    ]);
+    expect(modeLine).toMatch(/^delivery: structured\b/);
+    expect(modeLine).toContain("turnstream demo --delivery sequential");
+    child.stdin.write("slow\n");
+    await waitForLine(child, (line) => line.startsWith("│ this demo runs in structured mode"));
+    child.stdin.end();
+    const result = await done;
+    expect(result.code).toBe(0);
+    // One reply, decided after 2 s of thinking.
+    expect(result.stdout).toMatch(/◀ bubble #1 \(\+(\d+\.\d\d)s\)\n│ this demo runs in structured mode: one reply after 2 s of thinking\. Run `turnstream demo --delivery sequential`/);
+    expect(Number(/◀ bubble #1 \(\+(\d+\.\d\d)s\)\n│ this demo/.exec(result.stdout)?.[1])).toBeGreaterThanOrEqual(1.9);
+    expect(result.stdout).not.toContain("◀ bubble #2");
+  });
+
+  it("documents --delivery in its help", async () => {
+    const result = await runTurnstream(["demo", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Usage: turnstream demo [--delivery structured|sequential]");
   });
 
   it("stops gracefully on SIGTERM", async () => {
