@@ -1,5 +1,7 @@
 // The public surface of `turnstream`: create and start a broker, extend its pipeline, choose a bus.
 export { createBroker, type BrokerOptions } from "./broker/createBroker.js";
+export { connectBroker } from "./broker/connectBroker.js";
+export { RECOVERED_REPLY_MARKER } from "./broker/turnLedger.js";
 export { Broker, type QueuedEvent, type Role, type SettledTurn, type StopResult } from "./broker/broker.js";
 export { BrokerStoppedError, NoAgentError } from "./broker/errors.js";
 export type { Turn, TurnContext, TurnHandler } from "./broker/turn.js";
@@ -26,7 +28,10 @@ export {
 } from "./config/index.js";
 export {
   MemoryBus,
+  NatsBus,
   BusClosedError,
+  BusSetupError,
+  ConsumerLostError,
   BusTimeoutError,
   ConsumerConflictError,
   InvalidSubjectError,
@@ -34,6 +39,7 @@ export {
   type Bus,
   type BusMessage,
   type DurableMessage,
+  type NatsBusOptions,
 } from "./bus/index.js";
 export { createLogger, type Logger, type LogLevel } from "./log/logger.js";
 export {
@@ -51,4 +57,20 @@ export {
   type ContentBlock,
   type PooledSession,
 } from "./acp/index.js";
-export { FileSessionStore, MemorySessionStore, type SessionStore } from "./state/sessionStore.js";
+export {
+  FileSessionStore,
+  MemoryDedupeStore,
+  MemoryDeliveryLedger,
+  MemorySessionStore,
+  MemoryTriageStore,
+  StateConflictError,
+  StateStoreError,
+  type Claim,
+  type DedupeStore,
+  type DeliveryLedger,
+  type LedgerRecord,
+  type SessionStore,
+  type TriageStore,
+} from "./state/index.js";
+export { KvDedupeStore, KvDeliveryLedger, KvSessionStore, KvTriageStore, openSharedState, type SharedState } from "./state/kv/index.js";
+export { PartitionLeases, type PartitionLeasesOptions } from "./scale/index.js";

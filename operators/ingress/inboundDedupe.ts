@@ -17,28 +17,33 @@ export type Claim = "claimed" | "duplicate" | "inflight";
  * when the turn finished (a redelivery is then a duplicate for `ttlMs`, and seeing it again refreshes
  * that window), and *released* when the turn failed (so a redelivery can run it). At most `max`
  * committed keys are kept (oldest first out). Time is passed in, never read: pure and testable.
+ *
+ * An optional `owner` (the event's `platform:event_id`) tells a redelivery of the same event from
+ * another event carrying the same message: the same owner claims its own in-flight key again (its
+ * first run died; the delivery ledger decides what to repeat), and only the owner may release it.
  */
 export class InboundDedupe {
   readonly #ttlMs: number;
   readonly #max: number;
   /** Committed keys → when last seen; Map order is LRU order (oldest first). */
   readonly #seen = new Map<string, number>();
-  readonly #inflight = new Set<string>();
+  /** In-flight keys → their owner (`undefined`: claimed without one). */
+  readonly #inflight = new Map<string, string | undefined>();
 
   constructor(options: { readonly ttlMs: number; readonly max: number }) {
     this.#ttlMs = options.ttlMs;
     this.#max = options.max;
   }
 
-  claim(key: string, nowMs: number): Claim {
-    if (this.#inflight.has(key)) return "inflight";
+  claim(key: string, nowMs: number, owner?: string): Claim {
+    if (this.#inflight.has(key)) return owner !== undefined && this.#inflight.get(key) === owner ? "claimed" : "inflight";
     const seenAt = this.#seen.get(key);
     if (seenAt !== undefined && nowMs - seenAt < this.#ttlMs) {
       this.#touch(key, nowMs); // a redelivery extends the window
       return "duplicate";
     }
     this.#seen.delete(key);
-    this.#inflight.add(key);
+    this.#inflight.set(key, owner);
     return "claimed";
   }
 
@@ -52,8 +57,9 @@ export class InboundDedupe {
     }
   }
 
-  release(key: string): void {
-    this.#inflight.delete(key);
+  /** Frees an in-flight key; with an `owner`, only if that owner claimed it. */
+  release(key: string, owner?: string): void {
+    if (owner === undefined || this.#inflight.get(key) === owner) this.#inflight.delete(key);
   }
 
   /** Whether `key` is committed and fresh, without refreshing it. */

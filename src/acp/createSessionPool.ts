@@ -2,18 +2,24 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.js";
-import { FileSessionStore } from "../state/sessionStore.js";
+import { FileSessionStore, type SessionStore } from "../state/sessionStore.js";
 import { SessionPool } from "./pool.js";
 
-/** The session pool a broker runs: `[agent]` and `[pool]` from the config, session ids in `<state_dir>/sessions.json`. */
-export function createSessionPool(config: Config, options: { env: NodeJS.ProcessEnv; logger: Logger; clientVersion?: string }): SessionPool {
+/**
+ * The session pool a broker runs: `[agent]` and `[pool]` from the config, session ids in `store`
+ * (default `<state_dir>/sessions.json`; shared KV when workers scale out).
+ */
+export function createSessionPool(
+  config: Config,
+  options: { env: NodeJS.ProcessEnv; logger: Logger; clientVersion?: string; store?: SessionStore },
+): SessionPool {
   const stateDir = config.pool.state_dir ?? join(options.env.HOME ?? homedir(), ".turnstream");
   return new SessionPool({
     agent: config.agent,
     pool: config.pool,
     env: options.env,
     logger: options.logger,
-    store: new FileSessionStore(join(stateDir, "sessions.json")),
+    store: options.store ?? new FileSessionStore(join(stateDir, "sessions.json")),
     ...(options.clientVersion === undefined ? {} : { client: { clientVersion: options.clientVersion } }),
   });
 }

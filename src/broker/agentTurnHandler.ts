@@ -3,7 +3,7 @@ import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
 import { SEQUENTIAL_MODE_OFF_WARNING, warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import { inboundDedupeKey, type InboundDedupe } from "../../operators/ingress/inboundDedupe.js";
+import { inboundDedupeKey } from "../../operators/ingress/inboundDedupe.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
 import { triage } from "../../operators/triage/triage.js";
@@ -11,6 +11,8 @@ import { triageLogLine } from "../../operators/triage/triageLog.js";
 import type { TriageSettings } from "../../operators/triage/triageSettings.js";
 import type { TriageStore } from "../../operators/triage/triageStore.js";
 import type { SessionPool } from "../acp/pool.js";
+import type { DedupeStore } from "../state/dedupeStore.js";
+import { isStateOutage } from "../state/errors.js";
 import { AgentTurnError, DeliveryIncompleteError, SendError } from "../pipeline/errors.js";
 import { deliverSequential } from "./delivery/deliverSequential.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
@@ -24,7 +26,7 @@ export interface AgentTurnHandlerOptions {
   /** Proactive events pass these rules before they may wake the agent; absent: every event wakes it. */
   readonly triage?: { readonly settings: TriageSettings; readonly store: TriageStore };
   /** A human message redelivered (same platform, channel, thread, message_id) runs once; absent: no dedupe. */
-  readonly inboundDedupe?: InboundDedupe;
+  readonly inboundDedupe?: DedupeStore;
 }
 
 /**
@@ -71,27 +73,40 @@ export function createAgentTurnHandler({ pool, config, triage: triageRules, inbo
 /**
  * Runs a human message's turn unless it is a redelivery of one that already ran (or is running):
  * claimed before the turn, committed after it, released when it failed so a redelivery can run it.
+ * The claim's owner is the event (`platform:event_id`): the same event redelivered after its worker
+ * died claims it again, and the delivery ledger decides what to repeat.
  */
-function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: InboundDedupe | undefined, turn: () => Observable<never>): Observable<never> {
+function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore | undefined, turn: () => Observable<never>): Observable<never> {
   const key = event.proactive === true || dedupe === undefined ? undefined : inboundDedupeKey(event);
   if (key === undefined || dedupe === undefined) return turn();
-  return defer(() => {
-    const claim = dedupe.claim(key, context.scheduler.now());
-    if (claim !== "claimed") {
-      context.logger.info({ reason: claim, event_id: event.event_id, message_id: event.message_id }, "redelivered message skipped");
-      return EMPTY;
-    }
-    let settled = false;
-    return turn().pipe(
-      tap({
-        complete: () => ((settled = true), dedupe.commit(key, context.scheduler.now())),
-        error: () => ((settled = true), dedupe.release(key)),
-      }),
-      finalize(() => {
-        if (!settled) dedupe.release(key); // cancelled (shutdown): let a redelivery run it
-      }),
-    );
-  });
+  const owner = `${event.platform}:${event.event_id}`;
+  return from(dedupe.claim(key, owner, context.scheduler.now())).pipe(
+    concatMap((claim) => {
+      if (claim !== "claimed") {
+        context.logger.info({ reason: claim, event_id: event.event_id, message_id: event.message_id }, "redelivered message skipped");
+        return EMPTY;
+      }
+      let settled = false;
+      // Dedupe bookkeeping after the turn is best effort: a store that failed is logged, never the turn's outcome.
+      const noted = (write: Promise<void>) => from(write.catch((err: unknown) => context.logger.warn({ reason: "dedupe_write_failed", err }, "inbound dedupe write failed"))).pipe(ignoreElements());
+      return concat(
+        turn().pipe(
+          catchError((err: unknown) => {
+            settled = true;
+            return concat(noted(dedupe.release(key, owner)), throwError(() => err));
+          }),
+        ),
+        defer(() => {
+          settled = true;
+          return noted(dedupe.commit(key, context.scheduler.now()));
+        }),
+      ).pipe(
+        finalize(() => {
+          if (!settled) void dedupe.release(key, owner).catch(() => undefined); // cancelled (shutdown): let a redelivery run it
+        }),
+      );
+    }),
+  );
 }
 
 /**
@@ -123,10 +138,14 @@ function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConf
     );
 }
 
-/** Nothing more to tell the user: the gateway itself failed, or the delivered reply already showed the error. */
+/**
+ * Nothing more to tell the user: the gateway itself failed, the delivered reply already showed the
+ * error, or shared state was unreachable (the broker tries the event again).
+ */
 function failedAtTheGateway(err: unknown): boolean {
   return (
     err instanceof SendError ||
+    isStateOutage(err) ||
     (err instanceof DeliveryIncompleteError && err.cause instanceof SendError) ||
     (err instanceof AgentTurnError && err.notified)
   );

@@ -6,6 +6,7 @@ import {
   concatMap,
   defer,
   EMPTY,
+  endWith,
   filter,
   finalize,
   firstValueFrom,
@@ -14,8 +15,11 @@ import {
   lastValueFrom,
   map,
   mergeMap,
+  of,
   race,
+  retry,
   tap,
+  throwError,
   timer,
   toArray,
   type Observable,
@@ -27,10 +31,12 @@ import { collectedPrompt, summaryLine } from "../../operators/dispatch/queuedPro
 import { sessionLanes, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
 import { isControlCommand } from "../../operators/ingress/controlCommand.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
-import type { Bus, DurableMessage } from "../bus/bus.js";
+import type { Bus } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
+import type { DeliveryLedger } from "../state/deliveryLedger.js";
+import { isStateOutage } from "../state/errors.js";
 import { StageError } from "../pipeline/errors.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { createSender, type Send } from "../pipeline/send.js";
@@ -38,7 +44,9 @@ import { subjects, type Subjects } from "../pipeline/subjects.js";
 import { runEdge, type Edge } from "../gateway/edge.js";
 import type { GatewayConnector } from "../gateway/connector.js";
 import { BrokerStoppedError, NoAgentError } from "./errors.js";
+import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
 import type { TurnHandler } from "./turn.js";
+import { ledgerSend, ledgerVerdict } from "./turnLedger.js";
 
 export type Role = "all" | "edge" | "worker";
 
@@ -76,11 +84,27 @@ export interface BrokerParts {
   readonly turnHandler: TurnHandler | undefined;
   /** The gateway connection this process holds (edge role), if `[gateway]` is configured. */
   readonly connector?: GatewayConnector;
+  /** The partitions this worker consumes, as they change (default: every partition, for good). */
+  readonly ownership?: Observable<ReadonlySet<number>>;
+  /** Per event: started → messages delivered → complete, written before the ack. Absent: no ledger. */
+  readonly ledger?: DeliveryLedger;
+  /** Runs first when the broker starts (acquiring partition leases). */
+  readonly onStart?: () => Promise<void>;
+  /** Runs after the worker stopped consuming and before the edge closes (releasing leases). */
+  readonly onStopping?: () => Promise<void>;
   /** Runs last when the broker stops (closing the session pool's agents). */
   readonly onStopped?: () => Promise<void>;
 }
 
+type Intake = IntakeMessage<GatewayEvent>;
+
 const sendMarginMs = 5_000;
+/** Further requests for a send nobody answered, on a shared bus. */
+const sendRetries = 3;
+/** How long an event whose turn could not reach shared state waits before it is tried again. */
+const deferMs = 1_000;
+/** How long `submit` keeps retrying to queue an event while the bus is unreachable (a NATS restart, say). */
+const queueRetryMs = 30_000;
 
 /**
  * The broker's wiring: the edge half queues inbound events on the turn stream, the worker half
@@ -96,6 +120,9 @@ export class Broker {
   readonly #subjects: Subjects;
   readonly #send: Send;
   readonly #inFlight = new BehaviorSubject(0);
+  /** Turns running per partition, for draining a partition before its lease is handed on. */
+  readonly #running = new BehaviorSubject<ReadonlyMap<number, number>>(new Map());
+  #intake: PartitionIntake<GatewayEvent> | undefined;
   readonly #settled = new Subject<SettledTurn>();
   /** Every turn this worker finished, as it finishes (after its delivery and ack). */
   readonly settledTurns: Observable<SettledTurn> = this.#settled.asObservable();
@@ -116,12 +143,15 @@ export class Broker {
       subjects: this.#subjects,
       pipeline: parts.pipeline,
       timeoutMs: (parts.config.gateway?.gateway_ack_timeout_secs ?? 12) * 1000 + sendMarginMs,
+      // On a shared bus an answer can be lost between servers: ask again (the edge recognises a retry).
+      retries: parts.bus instanceof MemoryBus ? 0 : sendRetries,
     });
   }
 
   /** Starts consuming (worker role) and logs `broker ready`. */
   async start(): Promise<void> {
     if (this.#state !== "created") throw new Error(`broker cannot start when ${this.#state}`);
+    await this.#parts.onStart?.();
     if (this.role !== "edge") this.#worker = this.#consumeTurns().subscribe();
     this.#state = "running";
     const { connector } = this.#parts;
@@ -130,7 +160,9 @@ export class Broker {
         connector,
         gateway: this.config.gateway,
         inbound: this.config.inbound,
-        wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming,
+        // Bubble modes and streaming wait for each ack to keep order on the wire; so does any edge on a
+        // shared bus, where one conversation's messages may leave through several edges' sockets.
+        wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming || !(this.bus instanceof MemoryBus),
         submit: (event) => this.submit(event),
         bus: this.bus,
         subjects: this.#subjects,
@@ -157,9 +189,20 @@ export class Broker {
     const queued = this.#parts.pipeline.run("afterIngress", event).pipe(
       concatMap((accepted) => {
         const partition = partitionOf(sessionKey(accepted), this.config.bus.partitions);
+        const firstTry = this.bus.scheduler.now();
         return this.bus
           .persist(this.#subjects.turn(partition), accepted, { msgId: `${accepted.platform}:${accepted.event_id}` })
           .pipe(
+            // The bus may be between servers: retry for a while. The message id makes a retry of a
+            // publish that did land a duplicate, so an event is never queued twice.
+            retry({
+              delay: (err: unknown, attempt: number) => {
+                if (this.bus.scheduler.now() - firstTry > queueRetryMs || this.#state !== "running") return throwError(() => err);
+                const delayMs = Math.min(250 * 2 ** (attempt - 1), 5_000);
+                this.logger.warn({ reason: "queue_retry", event_id: accepted.event_id, attempt, delayMs, err }, "queueing an event failed; retrying");
+                return timer(delayMs, this.bus.scheduler);
+              },
+            }),
             tap((ack) => {
               // Several edges (or a gateway's retry) delivered this event already: it runs once.
               if (ack.duplicate) {
@@ -203,6 +246,7 @@ export class Broker {
     const abandoned = drained ? 0 : this.#inFlight.value;
     if (!drained) this.logger.warn({ reason: "grace_expired", abandoned, graceMs }, "shutdown grace expired");
     this.#worker?.unsubscribe();
+    await this.#parts.onStopping?.();
     this.#edge?.responder.unsubscribe();
     await this.#parts.connector?.close();
     await this.#parts.onStopped?.();
@@ -216,17 +260,34 @@ export class Broker {
 
   readonly #messageLimit = (platform: string): number => this.#parts.connector?.messageLimit(platform) ?? 4096;
 
+  /**
+   * Lets `partition`'s running turns finish and starts no new ones there; resolves when none runs.
+   * Its lease may then go to another worker (messages still held are handed back when the
+   * partition leaves the owned set).
+   */
+  drainPartition(partition: number): Promise<void> {
+    this.#intake?.drain(partition);
+    return firstValueFrom(this.#running.pipe(filter((running) => (running.get(partition) ?? 0) === 0), map(() => undefined)));
+  }
+
   #consumeTurns(): Observable<never> {
-    const { queue } = this.config;
-    return this.bus.consume<GatewayEvent>(this.#subjects.turns, { durable: this.#subjects.turnConsumer }).pipe(
-      sessionLanes((message) => this.#laneOf(message), (batch) => this.#runBatch(batch), {
+    const { queue, bus: busConfig } = this.config;
+    const intake = new PartitionIntake<GatewayEvent>({
+      bus: this.bus,
+      subjects: this.#subjects,
+      ownership: this.#parts.ownership ?? of(new Set(Array.from({ length: busConfig.partitions }, (_, i) => i))),
+      logger: this.logger,
+    });
+    this.#intake = intake;
+    return intake.messages.pipe(
+      sessionLanes((item) => this.#laneOf(item), (batch) => this.#runBatch(batch), {
         mode: queue.mode,
         quietMs: queue.debounce_ms,
         cap: queue.cap,
         drop: queue.drop,
-        describe: (message) => summaryLine(message.data.content.text),
-        onDropped: (messages) => {
-          for (const message of messages) {
+        describe: (item) => summaryLine(item.message.data.content.text),
+        onDropped: (items) => {
+          for (const { message } of items) {
             message.ack();
             this.logger.info({ reason: queue.mode === "interrupt" ? "superseded" : "queue_cap", sessionKey: sessionKey(message.data), event_id: message.data.event_id }, "queued message dropped");
           }
@@ -241,62 +302,147 @@ export class Broker {
    * A lane's batch as turns: consecutive messages collected into one turn (OpenClaw's collect
    * prompt when there are several, or when the cap dropped some), control commands each alone.
    */
-  #runBatch(batch: LaneBatch<DurableMessage<GatewayEvent>>): Observable<never> {
-    const turns: DurableMessage<GatewayEvent>[][] = [];
-    for (const message of batch.items) {
-      const control = isControlCommand(message.data.content.text);
+  #runBatch(batch: LaneBatch<Intake>): Observable<never> {
+    const turns: Intake[][] = [];
+    for (const item of batch.items) {
+      const control = isControlCommand(item.message.data.content.text);
       const last = turns[turns.length - 1];
-      if (control || last === undefined || isControlCommand(last[0]?.data.content.text ?? "")) turns.push([message]);
-      else last.push(message);
+      if (control || last === undefined || isControlCommand(last[0]?.message.data.content.text ?? "")) turns.push([item]);
+      else last.push(item);
     }
-    return concat(...turns.map((messages, i) => this.#runTurn(messages, i === 0 ? batch.summary : [])));
+    return concat(...turns.map((items, i) => this.#runTurn(items, i === 0 ? batch.summary : [])));
   }
 
   /** The session's lane, or a lane of its own for an event the handler must see at once (`/cancel`). */
-  #laneOf(message: DurableMessage<GatewayEvent>): string {
+  #laneOf({ message }: Intake): string {
     const key = sessionKey(message.data);
     return this.#parts.turnHandler?.bypassesLane?.(message.data) === true ? `${key}!${message.seq}` : key;
   }
 
-  /** A turn's whole life on the worker; settles (acks) its events unless the broker is stopping. */
-  #runTurn(messages: readonly DurableMessage<GatewayEvent>[], dropped: readonly string[]): Observable<never> {
+  /**
+   * A turn's whole life on the worker: the ledger's say (a completed event is acked, not run
+   * again), the turn, then the ledger's `complete` and the acks. Events are left unacked when the
+   * broker is stopping or their partition is no longer this worker's: the bus hands them on.
+   */
+  #runTurn(items: readonly Intake[], dropped: readonly string[]): Observable<never> {
     return defer(() => {
-      // Stopping: leave the events unacked; unsubscribing hands them back to the bus for redelivery.
-      if (this.#state !== "running" || messages.length === 0) return EMPTY;
-      const first = messages[0] as DurableMessage<GatewayEvent>;
-      const turnEvent = collected(messages.map((message) => message.data), dropped);
-      const settle = (ok: boolean) => {
-        for (const message of messages) message.ack();
-        this.#settled.next({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok });
-      };
-      const started = this.bus.scheduler.now();
-      const log = this.logger.child({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id });
+      const current = items.filter((item) => this.#intake?.isCurrent(item) === true);
+      if (this.#state !== "running" || current.length === 0) return EMPTY;
+      const partition = (current[0] as Intake).partition;
+      this.#countRunning(partition, +1);
       this.#inFlight.next(this.#inFlight.value + 1);
-      return this.#parts.pipeline.run("beforeDispatch", turnEvent).pipe(
-        mergeMap((event) => {
-          const handler = this.#parts.turnHandler;
-          if (handler === undefined) throw new NoAgentError();
-          log.debug({ deliveryCount: first.deliveryCount, collected: messages.length }, "turn started");
-          const context = { send: this.#send, scheduler: this.bus.scheduler, logger: log, messageLimit: this.#messageLimit };
-          return from(handler({ sessionKey: sessionKey(event), event }, context));
+      const admitted = this.#parts.ledger === undefined ? of({ run: current, marked: false }) : from(this.#admit(current, this.#parts.ledger));
+      return admitted.pipe(
+        concatMap(({ run, marked }) => (run.length === 0 ? EMPTY : this.#turn(run, dropped, marked))),
+        finalize(() => {
+          this.#inFlight.next(this.#inFlight.value - 1);
+          this.#countRunning(partition, -1);
         }),
-        ignoreElements(),
-        tap({
-          complete: () => {
-            settle(true);
-            log.info({ durationMs: this.bus.scheduler.now() - started }, "turn complete");
-          },
-          error: (err: unknown) => {
-            settle(false);
-            log.error({ reason: failureReason(err), err, durationMs: this.bus.scheduler.now() - started }, "turn failed");
-          },
-        }),
-        // A failed turn is settled and logged above; it must never stop the worker.
-        catchError(() => EMPTY),
-        finalize(() => this.#inFlight.next(this.#inFlight.value - 1)),
       );
     });
   }
+
+  /** Which events still need their turn, by the delivery ledger; the others are settled here. */
+  async #admit(items: readonly Intake[], ledger: DeliveryLedger): Promise<{ run: readonly Intake[]; marked: boolean }> {
+    const now = this.bus.scheduler.now();
+    let records;
+    try {
+      records = await Promise.all(items.map(({ message }) => ledger.begin(ledgerKey(message.data), now)));
+    } catch (err) {
+      // Without the ledger a redelivery could repeat a finished turn: hand the events back instead.
+      this.logger.warn({ reason: "ledger_unavailable", retryInMs: deferMs, err }, "delivery ledger unavailable; events handed back");
+      for (const { message } of items) message.nak(deferMs);
+      return { run: [], marked: false };
+    }
+    const run: Intake[] = [];
+    let marked = false;
+    items.forEach((item, i) => {
+      const verdict = ledgerVerdict(records[i]);
+      const { event_id } = item.message.data;
+      if (verdict === "done") {
+        this.logger.info({ reason: "already_delivered", event_id, deliveryCount: item.message.deliveryCount }, "completed turn not repeated");
+        item.message.ack();
+      } else if (verdict === "exhausted") {
+        this.logger.warn({ reason: "rerun_exhausted", event_id, deliveryCount: item.message.deliveryCount }, "interrupted turn not re-run again");
+        void ledger.complete(ledgerKey(item.message.data), now).catch(() => undefined);
+        item.message.ack();
+      } else {
+        if (verdict !== "run") {
+          this.logger.info({ reason: "recovered", event_id, marked: verdict === "rerun_marked", deliveryCount: item.message.deliveryCount }, "interrupted turn re-run");
+        }
+        marked ||= verdict === "rerun_marked";
+        run.push(item);
+      }
+    });
+    return { run, marked };
+  }
+
+  #turn(items: readonly Intake[], dropped: readonly string[], marked: boolean): Observable<never> {
+    const messages = items.map((item) => item.message);
+    const first = messages[0] as (typeof messages)[number];
+    const turnEvent = collected(messages.map((message) => message.data), dropped);
+    const keys = messages.map((message) => ledgerKey(message.data));
+    const started = this.bus.scheduler.now();
+    const log = this.logger.child({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id });
+    const { ledger } = this.#parts;
+    let delivered = 0;
+    const counted: Send = (message) => this.#send(message).pipe(tap(() => (delivered += 1)));
+    const send =
+      ledger === undefined
+        ? counted
+        : ledgerSend(counted, { ledger, keys, marked, now: () => this.bus.scheduler.now(), messageLimit: this.#messageLimit, logger: log });
+    const work = this.#parts.pipeline.run("beforeDispatch", turnEvent).pipe(
+      mergeMap((event) => {
+        const handler = this.#parts.turnHandler;
+        if (handler === undefined) throw new NoAgentError();
+        log.debug({ deliveryCount: first.deliveryCount, collected: messages.length }, "turn started");
+        const context = { send, scheduler: this.bus.scheduler, logger: log, messageLimit: this.#messageLimit };
+        return from(handler({ sessionKey: sessionKey(event), event }, context));
+      }),
+      ignoreElements(),
+    );
+    return work.pipe(
+      endWith({ ok: true as const }),
+      // A failed turn is settled and logged like a finished one; it must never stop the worker.
+      catchError((err: unknown) => of({ ok: false as const, err })),
+      concatMap((outcome) => {
+        // Shared state was unreachable before anything reached the user: run it again later rather than lose it.
+        if (!outcome.ok && delivered === 0 && isStateOutage(outcome.err)) {
+          for (const message of messages) message.nak(deferMs);
+          log.warn({ reason: "state_unavailable", retryInMs: deferMs, err: outcome.err }, "turn deferred");
+          return EMPTY;
+        }
+        const settle = () => {
+          for (const message of messages) message.ack();
+          this.#settled.next({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok: outcome.ok });
+          const durationMs = this.bus.scheduler.now() - started;
+          if (outcome.ok) log.info({ durationMs }, "turn complete");
+          else log.error({ reason: failureReason(outcome.err), err: outcome.err, durationMs }, "turn failed");
+        };
+        if (ledger === undefined) return defer(() => (settle(), EMPTY));
+        // The ledger says `complete` before the ack: a redelivery after a crash right here is not run again.
+        const now = this.bus.scheduler.now();
+        const written = Promise.all(keys.map((key) => ledger.complete(key, now))).catch((err: unknown) => {
+          log.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
+        });
+        return from(written).pipe(tap(settle));
+      }),
+      ignoreElements(),
+    );
+  }
+
+  #countRunning(partition: number, delta: number): void {
+    const running = new Map(this.#running.value);
+    const count = (running.get(partition) ?? 0) + delta;
+    if (count === 0) running.delete(partition);
+    else running.set(partition, count);
+    this.#running.next(running);
+  }
+}
+
+/** The delivery ledger's (and the turn stream's message id's) key of an event. */
+function ledgerKey(event: GatewayEvent): string {
+  return `${event.platform}:${event.event_id}`;
 }
 
 function failureReason(err: unknown): string {

@@ -1,3 +1,4 @@
+import { distinctUntilChanged, EMPTY, map, of, retry, switchMap, timer, type Observable } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
 import { ConfigError, resolveConfig, type Config, type ConfigInput } from "../config/index.js";
@@ -8,7 +9,11 @@ import { packageVersion } from "../version.js";
 import { GatewayConnector } from "../gateway/connector.js";
 import { InboundDedupe } from "../../operators/ingress/inboundDedupe.js";
 import { settingsFromConfig } from "../../operators/triage/triageSettings.js";
-import { sweepTriage } from "../../operators/triage/triageSweep.js";
+import { sweepTriage, TRIAGE_SWEEP_INTERVAL_MS } from "../../operators/triage/triageSweep.js";
+import type { TriageStore } from "../../operators/triage/triageStore.js";
+import { MemoryDedupeStore, type DedupeStore } from "../state/dedupeStore.js";
+import { MemoryDeliveryLedger, type DeliveryLedger } from "../state/deliveryLedger.js";
+import type { SessionStore } from "../state/sessionStore.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
 import { createAgentTurnHandler } from "./agentTurnHandler.js";
 import { Broker, type Role } from "./broker.js";
@@ -32,8 +37,9 @@ export interface BrokerOptions {
 }
 
 /**
- * Creates a broker from a config object. Throws `ConfigError` (every problem, one per key) when
- * the config is invalid or asks for something this build cannot do.
+ * Creates a broker on the embedded bus (or on the `bus` you pass). Throws `ConfigError` (every
+ * problem, one per key) when the config is invalid or asks for something this build cannot do. A
+ * config with `[bus] url` needs a connection first: use `connectBroker`.
  *
  * ```ts
  * const broker = createBroker({ config: { delivery: { mode: "structured" } }, pipeline });
@@ -45,32 +51,109 @@ export function createBroker(options: BrokerOptions = {}): Broker {
   const config = resolveConfig(options.config ?? {}, { env });
   const role = options.role ?? "all";
   const bus = options.bus ?? embeddedBus(config, role);
-  const logger =
-    options.logger ??
-    createLogger({ level: logLevel(config, env), pretty: config.log.pretty });
+  const logger = options.logger ?? brokerLogger(config, env);
+  return assembleBroker(options, { config, role, bus, ownsBus: options.bus === undefined, logger, state: memoryState(config) });
+}
+
+/** What a broker is assembled from, whichever bus it runs on. */
+export interface BrokerAssembly {
+  readonly config: Config;
+  readonly role: Role;
+  readonly bus: Bus;
+  readonly ownsBus: boolean;
+  readonly logger: Logger;
+  /** Workers' state: in memory on the embedded bus, in NATS KV when workers scale out. An edge has none. */
+  readonly state?: BrokerState;
+  /** The partitions this worker consumes (default: all of them). */
+  readonly ownership?: Observable<ReadonlySet<number>>;
+  readonly onStart?: () => Promise<void>;
+  readonly onStopping?: () => Promise<void>;
+  readonly onStopped?: () => Promise<void>;
+}
+
+export interface BrokerState {
+  readonly triage: TriageStore;
+  /** Absent: `<state_dir>/sessions.json`. */
+  readonly sessions?: SessionStore;
+  readonly dedupe: DedupeStore;
+  readonly ledger: DeliveryLedger;
+}
+
+/** Wires a broker's parts: the session pool and turn handler (workers), the gateway connector (edges), triage and its sweep. */
+export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly): Broker {
+  const { config, role, bus, logger } = assembly;
+  const env = options.env ?? process.env;
   const version = packageVersion();
+  const worker = role !== "edge";
+  const state = assembly.state;
+  if (worker && state === undefined) throw new Error("a worker needs its state stores");
   // Workers run turns on the ACP session pool unless the caller brings its own handler.
-  const pool = role !== "edge" && options.turnHandler === undefined ? createSessionPool(config, { env, logger, clientVersion: version }) : undefined;
-  const triage = config.triage.enabled ? { settings: settingsFromConfig(config.triage), store: new MemoryTriageStore() } : undefined;
-  const inboundDedupe = new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max });
+  const pool =
+    worker && options.turnHandler === undefined
+      ? createSessionPool(config, { env, logger, clientVersion: version, ...(state?.sessions === undefined ? {} : { store: state.sessions }) })
+      : undefined;
+  const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
   const turnHandler =
-    options.turnHandler ?? (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, inboundDedupe, ...(triage === undefined ? {} : { triage }) }));
-  // Conversations quiet for longer than anything triage remembers are dropped, on the pool's sweep interval.
-  const sweep = triage === undefined ? undefined : sweepTriage(triage.store, { ttlMs: triageMemoryMs(config.triage) }).subscribe();
+    options.turnHandler ??
+    (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, ...(state === undefined ? {} : { inboundDedupe: state.dedupe }), ...(triage === undefined ? {} : { triage }) }));
+  // Conversations quiet for longer than anything triage remembers are dropped, by one worker: the holder of partition 0.
+  const sweep =
+    triage === undefined || !worker
+      ? undefined
+      : sweepLeader(assembly.ownership)
+          .pipe(
+            switchMap((leader) =>
+              leader
+                ? sweepTriage(triage.store, { ttlMs: triageMemoryMs(config.triage) }).pipe(
+                    retry({
+                      delay: (err: unknown) => {
+                        logger.warn({ reason: "sweep_failed", err }, "triage sweep failed");
+                        return timer(TRIAGE_SWEEP_INTERVAL_MS);
+                      },
+                    }),
+                  )
+                : EMPTY,
+            ),
+          )
+          .subscribe();
   return new Broker({
     config,
     bus,
-    ownsBus: options.bus === undefined,
+    ownsBus: assembly.ownsBus,
     logger,
     pipeline: options.pipeline ?? new Pipeline(),
     role,
     turnHandler,
+    ...(state === undefined ? {} : { ledger: state.ledger }),
+    ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
+    ...(assembly.onStart === undefined ? {} : { onStart: assembly.onStart }),
+    ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),
     ...(role !== "worker" && config.gateway !== undefined ? { connector: gatewayConnector(config.gateway, logger, version) } : {}),
     onStopped: async () => {
       sweep?.unsubscribe();
       await pool?.close();
+      await assembly.onStopped?.();
     },
   });
+}
+
+/** Emits whether this worker is the one that sweeps: it owns partition 0 (the only worker on the embedded bus). */
+function sweepLeader(ownership: Observable<ReadonlySet<number>> | undefined): Observable<boolean> {
+  return ownership === undefined ? of(true) : ownership.pipe(map((owned) => owned.has(0)), distinctUntilChanged());
+}
+
+/** One process's state, for the embedded bus. */
+function memoryState(config: Config): BrokerState {
+  return {
+    triage: new MemoryTriageStore(),
+    dedupe: new MemoryDedupeStore(new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max })),
+    ledger: new MemoryDeliveryLedger(),
+  };
+}
+
+/** A pino logger configured by `[log]` and `LOG_LEVEL`. */
+export function brokerLogger(config: Config, env: NodeJS.ProcessEnv): Logger {
+  return createLogger({ level: logLevel(config, env), pretty: config.log.pretty });
 }
 
 function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logger, clientVersion: string): GatewayConnector {
@@ -94,9 +177,7 @@ function triageMemoryMs(triage: Config["triage"]): number {
 
 function embeddedBus(config: Config, role: Role): Bus {
   if (config.bus.url !== undefined) {
-    throw new ConfigError([
-      { path: "bus.url", message: "a NATS bus is not available in this version of turnstream; remove bus.url to run on the embedded bus" },
-    ]);
+    throw new ConfigError([{ path: "bus.url", message: "a NATS bus needs a connection: create the broker with connectBroker" }]);
   }
   if (role !== "all") {
     throw new ConfigError([

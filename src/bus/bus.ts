@@ -18,6 +18,19 @@ export interface Bus {
   /** Where time comes from: timeouts, dedupe windows and pacing all read this scheduler. */
   readonly scheduler: SchedulerLike;
 
+  /**
+   * How long after a `consume()` subscription ends the messages it held become deliverable again
+   * (0: at once). A worker taking over a partition waits this long before consuming it, so what the
+   * previous owner handed back runs first, in order.
+   */
+  readonly handBackDelayMs?: number;
+
+  /**
+   * How many messages the durable consumer has handed out and not yet seen acked (0 when it does
+   * not exist). Only meaningful with `handBackDelayMs`: nothing pending means nothing is on its way back.
+   */
+  ackPending?(durable: string): Promise<number>;
+
   /** Fire-and-forget publish on a core subject. Delivered to every plain subscriber and to one member of each queue group. */
   publish<T>(subject: string, data: T, options?: PublishOptions): void;
 
@@ -110,6 +123,9 @@ export interface DurableMessage<T> {
   readonly msgId: string | undefined;
   /** Removes the message for good. Idempotent. */
   ack(): void;
-  /** Hands the message back for redelivery, at once. Idempotent; ignored after `ack()`. */
-  nak(): void;
+  /**
+   * Hands the message back for redelivery: at once, or after `delayMs` (it stays pending meanwhile,
+   * as JetStream's delayed nak). Idempotent; ignored after `ack()`, and an `ack()` after it is ignored.
+   */
+  nak(delayMs?: number): void;
 }

@@ -1,4 +1,4 @@
-import type { Subscriber } from "rxjs";
+import type { SchedulerLike, Subscriber } from "rxjs";
 import type { DurableMessage, Headers } from "./bus.js";
 import type { DeliveryQueue } from "./deliveryQueue.js";
 import { subjectMatches } from "./subjectMatch.js";
@@ -44,6 +44,8 @@ export class DurableConsumer {
     /** Takes the oldest stored message under `filter` that no durable consumer owns yet. */
     private readonly takeNew: () => StoredMessage | undefined,
     private readonly deliveries: DeliveryQueue,
+    /** The bus's clock, for delayed naks. */
+    private readonly timers: SchedulerLike,
   ) {}
 
   accepts(subject: string): boolean {
@@ -81,6 +83,11 @@ export class DurableConsumer {
     this.release(message);
     this.giveBack(message);
     this.requestPump();
+  }
+
+  /** `nak` after `delayMs` of the bus's time; the message stays pending (held) until then. */
+  nakLater(message: StoredMessage, deliveryCount: number, delayMs: number): void {
+    this.timers.schedule(() => this.nak(message, deliveryCount), delayMs);
   }
 
   /** Stops delivering and completes every subscription. */
@@ -156,6 +163,7 @@ class Delivery<T> implements DurableMessage<T> {
   // Private fields stay out of logs and JSON: the consumer graph is large and circular.
   readonly #consumer: DurableConsumer;
   readonly #message: StoredMessage;
+  #naked = false;
 
   constructor(consumer: DurableConsumer, message: StoredMessage) {
     this.#consumer = consumer;
@@ -169,10 +177,13 @@ class Delivery<T> implements DurableMessage<T> {
   }
 
   ack(): void {
-    this.#consumer.ack(this.#message);
+    if (!this.#naked) this.#consumer.ack(this.#message);
   }
 
-  nak(): void {
-    this.#consumer.nak(this.#message, this.deliveryCount);
+  nak(delayMs?: number): void {
+    if (this.#naked) return;
+    this.#naked = true;
+    if (delayMs === undefined || delayMs <= 0) this.#consumer.nak(this.#message, this.deliveryCount);
+    else this.#consumer.nakLater(this.#message, this.deliveryCount, delayMs);
   }
 }

@@ -20,3 +20,7 @@ export {
 } from "./errors.js";
 export { MemoryBus, type MemoryBusOptions } from "./memoryBus.js";
 export { subjectMatches, validateSubject, type SubjectRules } from "./subjectMatch.js";
+export { NatsBus, type NatsBusOptions } from "./nats/natsBus.js";
+export { natsConnectOptions } from "./nats/connect.js";
+export type { BusConnectionStatus } from "./nats/connectionStatus.js";
+export { ConsumerLostError } from "./nats/consumerLostError.js";

@@ -1,3 +1,4 @@
+import type { SchedulerLike } from "rxjs";
 import type { Subscriber } from "rxjs";
 import type { ConsumeOptions, DurableMessage, Headers, PersistAck, PersistOptions } from "./bus.js";
 import { DedupeWindow, type Clock } from "./dedupeWindow.js";
@@ -29,9 +30,10 @@ export class MemoryWorkQueue {
 
   constructor(
     private readonly deliveries: DeliveryQueue,
-    clock: Clock,
+    private readonly scheduler: SchedulerLike,
     duplicateWindowMs: number,
   ) {
+    const clock: Clock = scheduler;
     this.dedupe = new DedupeWindow(clock, duplicateWindowMs);
   }
 
@@ -94,6 +96,7 @@ export class MemoryWorkQueue {
       maxAckPending,
       () => this.backlog.takeOldest(filter),
       this.deliveries,
+      this.scheduler,
     );
     this.consumers.set(durable, consumer);
     return consumer;

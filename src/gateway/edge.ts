@@ -1,4 +1,4 @@
-import { catchError, concatMap, EMPTY, from, map, mergeMap, of, Subject, Subscription, takeUntil, tap, type SchedulerLike } from "rxjs";
+import { catchError, concatMap, EMPTY, from, map, mergeMap, of, shareReplay, Subject, Subscription, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
 import type { Logger } from "pino";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
@@ -9,7 +9,7 @@ import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import { SendError } from "../pipeline/errors.js";
-import type { SendReply } from "../pipeline/send.js";
+import { SEND_ID_HEADER, type SendReply } from "../pipeline/send.js";
 import type { Subjects } from "../pipeline/subjects.js";
 import type { GatewayConnector } from "./connector.js";
 
@@ -60,16 +60,24 @@ export function runEdge(options: EdgeOptions): Edge {
     )
     .subscribe({ complete: () => drained(), error: () => drained() });
 
+  // Answers by send id: a worker whose answer was lost asks again, and must not get a second post.
+  const answers = new RecentAnswers(answeredSendsKept);
   const responder = options.bus
     .subscribe<OutboundMessage>(options.subjects.sends, { queue: options.subjects.sendQueue })
     .pipe(
-      mergeMap((request) =>
-        from(connector.send(request.data, { wantAck: options.wantAck })).pipe(
-          map((receipt): SendReply => ({ ok: true, messageId: receipt.messageId })),
-          catchError((err: unknown) => of(failedReply(err))),
-          tap((reply) => request.respond(reply)),
-        ),
-      ),
+      mergeMap((request) => {
+        const sendId = request.headers[SEND_ID_HEADER];
+        const known = sendId === undefined ? undefined : answers.get(sendId);
+        const answer =
+          known ??
+          from(connector.send(request.data, { wantAck: options.wantAck })).pipe(
+            map((receipt): SendReply => ({ ok: true, messageId: receipt.messageId })),
+            catchError((err: unknown) => of(failedReply(err))),
+            shareReplay(1),
+          );
+        if (sendId !== undefined && known === undefined) answers.set(sendId, answer);
+        return answer.pipe(tap((reply) => request.respond(reply)));
+      }),
     )
     .subscribe();
   return {
@@ -79,6 +87,24 @@ export function runEdge(options: EdgeOptions): Edge {
     },
     responder,
   };
+}
+
+/** How many send answers an edge remembers for retries (oldest forgotten first). */
+const answeredSendsKept = 10_000;
+
+/** The latest answers by send id, at most `max`. */
+class RecentAnswers {
+  readonly #answers = new Map<string, Observable<SendReply>>();
+  constructor(readonly max: number) {}
+
+  get(sendId: string): Observable<SendReply> | undefined {
+    return this.#answers.get(sendId);
+  }
+
+  set(sendId: string, answer: Observable<SendReply>): void {
+    this.#answers.set(sendId, answer);
+    if (this.#answers.size > this.max) this.#answers.delete(this.#answers.keys().next().value as string);
+  }
 }
 
 function failedReply(err: unknown): SendReply {

@@ -1,4 +1,5 @@
-import { catchError, concatMap, map, throwError, type Observable } from "rxjs";
+import { randomUUID } from "node:crypto";
+import { catchError, concatMap, defer, map, retry, throwError, timer, type Observable } from "rxjs";
 import { z } from "zod";
 import type { Bus } from "../bus/bus.js";
 import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
@@ -21,7 +22,16 @@ export interface SenderOptions {
   readonly pipeline: Pipeline;
   /** How long to wait for the edge's answer; longer than the gateway ack timeout it waits for. */
   readonly timeoutMs: number;
+  /**
+   * Asks again this many times when no edge answered (nobody listening, or the answer was lost —
+   * a bus between servers). Each request carries a `Turnstream-Send-Id` header, so the edge that
+   * posted the first one answers a retry from its record instead of posting twice. Default 0.
+   */
+  readonly retries?: number;
 }
+
+/** The header naming one send across its retries. */
+export const SEND_ID_HEADER = "Turnstream-Send-Id";
 
 /** Sends one message: emits its receipt, or nothing when a `beforeSend` operator dropped it. */
 export type Send = (message: OutboundMessage) => Observable<SendReceipt>;
@@ -30,9 +40,18 @@ export type Send = (message: OutboundMessage) => Observable<SendReceipt>;
  * A send runs the `beforeSend` stage, then asks whichever edge serves the platform to post each
  * resulting message, one after another, and fails with `SendError` when any is not posted.
  */
-export function createSender({ bus, subjects, pipeline, timeoutMs }: SenderOptions): Send {
+export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0 }: SenderOptions): Send {
   const sendOne = (message: OutboundMessage): Observable<SendReceipt> =>
-    bus.request<OutboundMessage, unknown>(subjects.send(message.platform), message, { timeoutMs }).pipe(
+    defer(() => {
+      const headers = { [SEND_ID_HEADER]: randomUUID() };
+      return bus.request<OutboundMessage, unknown>(subjects.send(message.platform), message, { timeoutMs, headers }).pipe(
+        retry({
+          count: retries,
+          delay: (err: unknown, attempt: number) =>
+            err instanceof NoRespondersError || err instanceof BusTimeoutError ? timer(1_000 * attempt, bus.scheduler) : throwError(() => err),
+        }),
+      );
+    }).pipe(
       map((raw) => {
         const reply = sendReplySchema.safeParse(raw);
         if (!reply.success) throw new SendError("bad_reply", "the edge answered a send with a malformed reply");

@@ -19,35 +19,91 @@ export function natsServerAvailable(): boolean {
 }
 
 export interface NatsServer {
-  /** `nats://127.0.0.1:<port>` */
+  /** `nats://127.0.0.1:<port>`; the same after `restart()`. */
   readonly url: string;
   readonly port: number;
   readonly version: string;
   readonly storeDir: string;
+  /** The running server process (a new one after `restart()`). */
   readonly process: ChildProcess;
   /** Stops the server (SIGTERM, SIGKILL after 5 s) and removes its storage. */
   stop(): Promise<void>;
+  /**
+   * Stops the server and starts it again on the same port with the same arguments and JetStream
+   * store (streams, consumers and KV survive), resolving once it accepts clients again.
+   */
+  restart(): Promise<void>;
+}
+
+export interface NatsServerOptions {
+  readonly jetstream?: boolean;
+  readonly readyTimeoutMs?: number;
+  /** Extra nats-server arguments, e.g. `["--auth", "s3cret"]`. */
+  readonly args?: readonly string[];
 }
 
 /**
  * Starts a private nats-server on a free loopback port (the server picks it: no probe-then-bind
  * race) with JetStream in a fresh temporary directory, and resolves once it accepts clients.
  */
-export async function startNatsServer(options: { jetstream?: boolean; readyTimeoutMs?: number } = {}): Promise<NatsServer> {
-  const { jetstream = true, readyTimeoutMs = 15_000 } = options;
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
+  const { jetstream = true, readyTimeoutMs = 15_000, args = [] } = options;
   const storeDir = mkdtempSync(join(tmpdir(), "turnstream-nats-"));
-  const args = ["-a", "127.0.0.1", "-p", "-1", ...(jetstream ? ["-js", "-sd", storeDir] : [])];
-  const child = spawn(natsServerBinary, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const argsFor = (port: number) => ["-a", "127.0.0.1", "-p", String(port), ...(jetstream ? ["-js", "-sd", storeDir] : []), ...args];
+  let current: RunningServer;
+  try {
+    current = await runServer(argsFor(-1), readyTimeoutMs);
+  } catch (err) {
+    rmSync(storeDir, { recursive: true, force: true });
+    throw err;
+  }
+  const { port, version } = current;
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    version,
+    storeDir,
+    get process() {
+      return current.child;
+    },
+    async stop() {
+      await current.kill();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await current.kill();
+      // The old listener's port is normally free at once; give a slow machine a few tries.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          current = await runServer(argsFor(port), readyTimeoutMs);
+          return;
+        } catch (err) {
+          if (attempt >= 5) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        }
+      }
+    },
+  };
+}
 
+interface RunningServer {
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly version: string;
+  /** SIGTERM, SIGKILL after 5 s; resolves once the process is gone. */
+  kill(): Promise<void>;
+}
+
+async function runServer(args: readonly string[], readyTimeoutMs: number): Promise<RunningServer> {
+  const child = spawn(natsServerBinary, args, { stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async (): Promise<void> => {
+  const kill = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       await exited;
       clearTimeout(timer);
     }
-    rmSync(storeDir, { recursive: true, force: true });
   };
 
   try {
@@ -73,9 +129,9 @@ export async function startNatsServer(options: { jetstream?: boolean; readyTimeo
         }
       });
     });
-    return { url: `nats://127.0.0.1:${port}`, port, version, storeDir, process: child, stop };
+    return { child, port, version, kill };
   } catch (err) {
-    await stop();
+    await kill();
     throw err;
   }
 }

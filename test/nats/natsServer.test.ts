@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect as natsConnect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 
@@ -47,5 +49,41 @@ describe.skipIf(!natsServerAvailable())("nats-server test harness", () => {
     expect(other.process.exitCode !== null || other.process.signalCode !== null).toBe(true);
     expect(existsSync(other.storeDir)).toBe(false);
     await expect(readInfo(other.port)).rejects.toThrow();
+  });
+
+  it("restarts on the same port with the same JetStream store", async () => {
+    const restarting = await startNatsServer();
+    try {
+      const before = { url: restarting.url, pid: restarting.process.pid };
+      const nc = await natsConnect({ servers: restarting.url });
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ name: "kept", subjects: ["kept.>"] });
+      await jsm.jetstream().publish("kept.a", "survives");
+      await nc.close();
+
+      await restarting.restart();
+      expect(restarting.url).toBe(before.url);
+      expect(restarting.process.pid).not.toBe(before.pid);
+      expect(existsSync(restarting.storeDir)).toBe(true);
+      const again = await natsConnect({ servers: restarting.url });
+      try {
+        const info = await (await jetstreamManager(again)).streams.info("kept");
+        expect(info.state.messages).toBe(1);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await restarting.stop();
+    }
+    expect(existsSync(restarting.storeDir)).toBe(false);
+  });
+
+  it("passes extra arguments to nats-server", async () => {
+    const guarded = await startNatsServer({ args: ["--auth", "harness-token"] });
+    try {
+      expect(await readInfo(guarded.port)).toMatchObject({ auth_required: true });
+    } finally {
+      await guarded.stop();
+    }
   });
 });

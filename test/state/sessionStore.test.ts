@@ -2,27 +2,12 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileSessionStore, MemorySessionStore, type SessionStore } from "../../src/state/sessionStore.js";
+import { FileSessionStore, MemorySessionStore } from "../../src/state/sessionStore.js";
+import { describeSessionStoreContract } from "./contracts/sessionStoreContract.js";
 
 describe("MemorySessionStore", () => {
-  it("returns undefined for an unknown key", async () => {
-    await expect(new MemorySessionStore().get("telegram:1")).resolves.toBeUndefined();
-  });
-
-  it("sets, overwrites and deletes a key without touching others", async () => {
-    const store: SessionStore = new MemorySessionStore();
-    await store.set("telegram:1", "sess_a");
-    await store.set("discord:2", "sess_b");
-    await expect(store.get("telegram:1")).resolves.toBe("sess_a");
-    await store.set("telegram:1", "sess_c");
-    await expect(store.get("telegram:1")).resolves.toBe("sess_c");
-    await store.delete("telegram:1");
-    await expect(store.get("telegram:1")).resolves.toBeUndefined();
-    await expect(store.get("discord:2")).resolves.toBe("sess_b");
-  });
-
-  it("deletes an unknown key without error", async () => {
-    await expect(new MemorySessionStore().delete("nobody")).resolves.toBeUndefined();
+  describe("the SessionStore contract", () => {
+    describeSessionStoreContract(() => new MemorySessionStore());
   });
 
   it("keeps separate instances separate", async () => {
@@ -43,6 +28,10 @@ describe("FileSessionStore", () => {
 
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  describe("the SessionStore contract", () => {
+    describeSessionStoreContract(() => new FileSessionStore(path));
   });
 
   const readJson = async (file = path): Promise<unknown> => JSON.parse(await readFile(file, "utf8")) as unknown;

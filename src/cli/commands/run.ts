@@ -1,4 +1,4 @@
-import { createBroker } from "../../broker/createBroker.js";
+import { connectBroker } from "../../broker/connectBroker.js";
 import type { Role } from "../../broker/broker.js";
 import { defaultConfig, loadConfigFile } from "../../config/index.js";
 import { exitCodes, parseCommandArgs } from "../cli.js";
@@ -26,7 +26,7 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     throw new UsageError(`--role ${JSON.stringify(values.role)} is not allowed; expected one of ${roles.join(", ")}`);
   }
   const config = values.config === undefined ? defaultConfig(io.env) : await loadConfigFile(values.config, { env: io.env });
-  const broker = createBroker({ config, role, env: io.env });
+  const broker = await connectBroker({ config, role, env: io.env });
   // Listen before announcing readiness: a signal right after "broker ready" must stop us gracefully.
   const shutdown = io.shutdownRequested();
 

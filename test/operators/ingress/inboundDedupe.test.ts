@@ -60,6 +60,25 @@ describe("InboundDedupe (claim / commit / release)", () => {
     expect(dedupe.peek("k", 100)).toBe(false);
   });
 
+  it("lets an owner claim its own in-flight key again; another owner gets inflight", () => {
+    const dedupe = new InboundDedupe({ ttlMs: minutes(20), max: 10 });
+    expect(dedupe.claim("k", 0, "telegram:e1")).toBe("claimed");
+    expect(dedupe.claim("k", 10, "telegram:e1")).toBe("claimed");
+    expect(dedupe.claim("k", 20, "telegram:e2")).toBe("inflight");
+    expect(dedupe.claim("k", 30)).toBe("inflight"); // no owner: never the same one
+  });
+
+  it("releases an owned key only for its owner; without an owner, always", () => {
+    const dedupe = new InboundDedupe({ ttlMs: minutes(20), max: 10 });
+    dedupe.claim("k", 0, "telegram:e1");
+    dedupe.release("k", "telegram:e2");
+    expect(dedupe.claim("k", 10, "telegram:e2")).toBe("inflight");
+    dedupe.release("k", "telegram:e1");
+    expect(dedupe.claim("k", 20, "telegram:e2")).toBe("claimed");
+    dedupe.release("k");
+    expect(dedupe.claim("k", 30, "telegram:e3")).toBe("claimed");
+  });
+
   it("keeps nothing when the TTL or the capacity is 0 (dedupe off)", () => {
     const dedupe = new InboundDedupe({ ttlMs: 0, max: 10 });
     dedupe.claim("k", 0);

@@ -1,0 +1,299 @@
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import {
+  connect,
+  createInbox,
+  NoRespondersError as NatsNoRespondersError,
+  RequestError,
+  TimeoutError,
+  type Msg,
+  type NatsConnection,
+} from "@nats-io/transport-node";
+import { Observable, asyncScheduler, defer, from, map, throwError, timeout, type SchedulerLike, type Subscriber } from "rxjs";
+import type { Config } from "../../config/index.js";
+import { createLogger, type Logger } from "../../log/logger.js";
+import { subjects, type Subjects } from "../../pipeline/subjects.js";
+import type {
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  DurableMessage,
+  PersistAck,
+  PersistOptions,
+  PublishOptions,
+  RequestOptions,
+  SubscribeOptions,
+} from "../bus.js";
+import { BusClosedError, BusSetupError, BusTimeoutError, InvalidSubjectError, NoRespondersError } from "../errors.js";
+import { validateSubject } from "../subjectMatch.js";
+import { displayUrl, natsConnectOptions } from "./connect.js";
+import { statusChanges, type BusConnectionStatus } from "./connectionStatus.js";
+import { consumeDurable, HAND_BACK_DELAY_MS } from "./consumeDurable.js";
+import { decodePayload, encodePayload, toMsgHdrs } from "./natsCodec.js";
+import { NatsBusMessage } from "./natsBusMessage.js";
+import { JETSTREAM_TIMEOUT_MS, openJetStream } from "./openJetStream.js";
+import { ackPendingOf, ensureTurnStream } from "./turnStream.js";
+
+export interface NatsBusOptions {
+  readonly bus: Config["bus"];
+  readonly logger?: Logger;
+  /** Connection name shown by the server's monitoring (default "turnstream"). */
+  readonly name?: string;
+  /** Time source for request timeouts (default `asyncScheduler`). Keep-alives use the wall clock, as the server does. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** JetStream's default `max_ack_pending`. */
+const DEFAULT_MAX_ACK_PENDING = 1000;
+/** How long `close()` lets the connection drain before closing it outright. */
+const DRAIN_TIMEOUT_MS = 5_000;
+
+/**
+ * The `Bus` on NATS: core NATS for `publish`/`subscribe`/`request`, JetStream for `persist` and
+ * `consume` on the turn stream (WorkQueue retention, deduplicated by `msgId`). Payloads travel as
+ * JSON; a payload that does not parse is dropped with a warning. Create it with `NatsBus.connect`.
+ */
+export class NatsBus implements Bus {
+  readonly scheduler: SchedulerLike;
+  readonly handBackDelayMs = HAND_BACK_DELAY_MS;
+  private readonly names: Subjects;
+  /** Durable subjects are the turn subjects: `<prefix>.turn.<partition>`, as `subjects.turn()` spells them. */
+  private readonly durablePrefix: string;
+  private readonly live = new Set<Subscriber<unknown>>();
+  private readonly pendingRequests = new Set<Subscriber<unknown>>();
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    /** The bus's connection, e.g. for `openBucket`. Closed by `close()`. */
+    readonly connection: NatsConnection,
+    /** The `[bus]` section this bus was set up with. */
+    readonly config: Config["bus"],
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly logger: Logger,
+    scheduler: SchedulerLike,
+  ) {
+    this.scheduler = scheduler;
+    this.names = subjects(config.prefix);
+    this.durablePrefix = `${config.prefix}.turn.`;
+    this.status().subscribe((change) => logStatus(logger, change));
+    void connection.closed().then((err) => {
+      if (this.closing !== undefined) return;
+      logger.error({ err }, "bus connection closed");
+      this.closing = Promise.resolve();
+      this.endSubscriptions();
+    });
+  }
+
+  /**
+   * Connects to `bus.url`, checks that JetStream is enabled, and creates or checks the turn stream.
+   * Every failure is a `BusSetupError` naming the server without credentials.
+   */
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const { bus, scheduler = asyncScheduler } = options;
+    const logger = options.logger ?? createLogger({ level: "silent" });
+    const connectOptions = natsConnectOptions(bus, options.name);
+    const url = displayUrl(bus.url ?? "");
+    let nc: NatsConnection;
+    try {
+      nc = await connect(connectOptions);
+    } catch (err) {
+      throw new BusSetupError(`cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    try {
+      const { js, jsm } = await openJetStream(nc, url);
+      const stream = subjects(bus.prefix).stream;
+      await ensureTurnStream(jsm, {
+        name: stream,
+        subjects: [`${bus.prefix}.turn.>`],
+        duplicateWindowMs: bus.duplicate_window_secs * 1000,
+      });
+      logger.info({ url, server: nc.info?.version, stream }, "bus connected");
+      return new NatsBus(nc, bus, js, jsm, logger, scheduler);
+    } catch (err) {
+      await nc.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  ackPending(durable: string): Promise<number> {
+    this.assertOpen();
+    return ackPendingOf(this.jsm, this.names.stream, durable);
+  }
+
+  /** Connection changes, for as long as subscribed; completes when the bus closes. */
+  status(): Observable<BusConnectionStatus> {
+    return statusChanges(this.connection);
+  }
+
+  publish<T>(subject: string, data: T, options?: PublishOptions): void {
+    this.assertOpen();
+    validateSubject(subject, { wildcards: false });
+    this.connection.publish(subject, encodePayload(data), { headers: toMsgHdrs(options?.headers) });
+  }
+
+  subscribe<T>(subject: string, options?: SubscribeOptions): Observable<BusMessage<T>> {
+    // A custom Observable: the NATS subscription lives exactly as long as the Observable's.
+    return new Observable<BusMessage<T>>((subscriber) => {
+      this.assertOpen();
+      validateSubject(subject, { wildcards: true });
+      const sub = this.connection.subscribe(subject, {
+        queue: options?.queue,
+        callback: (err, msg) => {
+          if (err !== null) return subscriber.error(err);
+          const payload = this.decode(msg);
+          if (payload !== undefined) subscriber.next(new NatsBusMessage<T>(msg, payload.data as T));
+        },
+      });
+      this.live.add(subscriber);
+      void sub.closed.then(() => subscriber.complete());
+      return () => {
+        this.live.delete(subscriber);
+        if (!sub.isClosed()) sub.unsubscribe();
+      };
+    });
+  }
+
+  request<TReq, TRes>(subject: string, data: TReq, options: RequestOptions): Observable<TRes> {
+    const { timeoutMs } = options;
+    // A custom Observable: each subscription owns one reply inbox, dropped when the caller stops waiting.
+    const reply = new Observable<TRes>((subscriber) => {
+      this.assertOpen();
+      validateSubject(subject, { wildcards: false });
+      const inbox = createInbox();
+      const sub = this.connection.subscribe(inbox, {
+        max: 1,
+        callback: (err, msg) => {
+          if (err !== null) return subscriber.error(err);
+          if (noResponders(msg)) return subscriber.error(new NoRespondersError(subject, { cause: new NatsNoRespondersError(subject) }));
+          // A reply that does not parse is dropped: the request then times out.
+          const payload = this.decode(msg);
+          if (payload === undefined) return;
+          subscriber.next(payload.data as TRes);
+          subscriber.complete();
+        },
+      });
+      this.pendingRequests.add(subscriber);
+      this.connection.publish(subject, encodePayload(data), { reply: inbox, headers: toMsgHdrs(options.headers) });
+      return () => {
+        this.pendingRequests.delete(subscriber);
+        if (!sub.isClosed()) sub.unsubscribe();
+      };
+    });
+    return reply.pipe(
+      timeout({
+        first: timeoutMs,
+        with: () => throwError(() => new BusTimeoutError(subject, timeoutMs)),
+        scheduler: this.scheduler,
+      }),
+    );
+  }
+
+  /** Only turn subjects are durable: anything else is an `InvalidSubjectError`, as the stream would not store it. */
+  persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck> {
+    return defer(() => {
+      this.assertOpen();
+      validateSubject(subject, { wildcards: false });
+      this.assertDurable(subject);
+      const publishing = this.js.publish(subject, encodePayload(data), {
+        ...(options?.msgId === undefined ? {} : { msgID: options.msgId }),
+        headers: toMsgHdrs(options?.headers),
+      });
+      return from(publishing.catch((err: unknown) => Promise.reject(persistError(subject, err))));
+    }).pipe(map((ack) => ({ seq: ack.seq, duplicate: ack.duplicate })));
+  }
+
+  consume<T>(filter: string, options: ConsumeOptions): Observable<DurableMessage<T>> {
+    return defer(() => {
+      this.assertOpen();
+      validateSubject(filter, { wildcards: true });
+      this.assertDurable(filter);
+      const { durable, maxAckPending = DEFAULT_MAX_ACK_PENDING } = options;
+      if (!Number.isInteger(maxAckPending) || maxAckPending < 1) {
+        throw new RangeError(`maxAckPending must be a positive integer, got ${maxAckPending}`);
+      }
+      const context = {
+        js: this.js,
+        jsm: this.jsm,
+        stream: this.names.stream,
+        ackWaitMs: this.config.ack_wait_secs * 1000,
+        logger: this.logger,
+      };
+      return this.tracked(consumeDurable<T>(context, { durable, filter, maxAckPending }));
+    });
+  }
+
+  /**
+   * Fails waiting requests with `BusClosedError`, completes every subscription (consumers hand
+   * their held messages back first), then drains the connection. Idempotent.
+   */
+  async close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.endSubscriptions();
+      await drain(this.connection);
+    })();
+    return this.closing;
+  }
+
+  private endSubscriptions(): void {
+    for (const pending of [...this.pendingRequests]) pending.error(new BusClosedError());
+    for (const subscriber of [...this.live]) subscriber.complete();
+  }
+
+  /** `source` completed by `close()`: registered while subscribed. */
+  private tracked<T>(source: Observable<T>): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      this.live.add(subscriber);
+      const subscription = source.subscribe(subscriber);
+      return () => {
+        this.live.delete(subscriber);
+        subscription.unsubscribe();
+      };
+    });
+  }
+
+  private assertOpen(): void {
+    if (this.closing !== undefined) throw new BusClosedError();
+  }
+
+  private assertDurable(subject: string): void {
+    if (!subject.startsWith(this.durablePrefix)) {
+      throw new InvalidSubjectError(subject, `not a durable subject: only ${this.durablePrefix}… subjects are stored`);
+    }
+  }
+
+  private decode(msg: Msg): { data: unknown } | undefined {
+    const payload = decodePayload(msg.data);
+    if (payload.ok) return payload;
+    this.logger.warn({ reason: payload.reason, subject: msg.subject }, "bus message dropped");
+    return undefined;
+  }
+}
+
+/** The server's "no responders" status: an empty message with code 503 on the reply inbox. */
+function noResponders(msg: Msg): boolean {
+  return msg.data.length === 0 && msg.headers?.code === 503;
+}
+
+/** A publish nobody stored: no stream listens (the client reports it as "JetStream not enabled", caused by no responders). */
+function persistError(subject: string, err: unknown): unknown {
+  if (err instanceof TimeoutError) return new BusTimeoutError(subject, JETSTREAM_TIMEOUT_MS, { cause: err });
+  const noResponders = (e: unknown) => e instanceof RequestError && e.isNoResponders();
+  if (noResponders(err) || (err instanceof Error && noResponders(err.cause))) return new NoRespondersError(subject, { cause: err });
+  return err;
+}
+
+async function drain(nc: NatsConnection): Promise<void> {
+  if (nc.isClosed()) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)));
+  await Promise.race([nc.drain().catch(() => undefined), expired]);
+  clearTimeout(timer);
+  if (!nc.isClosed()) await nc.close().catch(() => undefined);
+}
+
+function logStatus(logger: Logger, change: BusConnectionStatus): void {
+  const { type, ...detail } = change;
+  const fields = { status: type, ...("error" in detail ? { err: detail.error } : detail) };
+  if (type === "reconnected") logger.info(fields, "bus connection status");
+  else logger.warn(fields, "bus connection status");
+}

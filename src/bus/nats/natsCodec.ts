@@ -1,0 +1,44 @@
+import { headers as natsHeaders, type MsgHdrs } from "@nats-io/transport-node";
+import type { Headers } from "../bus.js";
+
+const NO_HEADERS: Headers = Object.freeze({});
+/** Where JetStream keeps the dedupe id; `DurableMessage.msgId` carries it, so it is left out of `headers`. */
+export const MSG_ID_HEADER = "Nats-Msg-Id";
+
+/** JSON text of a payload; `undefined` (which JSON cannot spell) travels as an empty payload. */
+export function encodePayload(data: unknown): string {
+  return JSON.stringify(data) ?? "";
+}
+
+export type DecodedPayload = { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly reason: "invalid_json" };
+
+/** The payload a peer sent; anything that is not JSON is refused, never thrown. */
+export function decodePayload(bytes: Uint8Array): DecodedPayload {
+  if (bytes.length === 0) return { ok: true, data: undefined };
+  try {
+    return { ok: true, data: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) };
+  } catch {
+    return { ok: false, reason: "invalid_json" };
+  }
+}
+
+/** NATS headers for a publish, or none when there is nothing to send. */
+export function toMsgHdrs(headers: Headers | undefined): MsgHdrs | undefined {
+  if (headers === undefined) return undefined;
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return undefined;
+  const hdrs = natsHeaders();
+  for (const [key, value] of entries) hdrs.set(key, value);
+  return hdrs;
+}
+
+/** A message's headers as the bus hands them out: one value per key (the first), without `omit`. */
+export function fromMsgHdrs(hdrs: MsgHdrs | undefined, omit?: string): Headers {
+  if (hdrs === undefined) return NO_HEADERS;
+  const result: Record<string, string> = {};
+  for (const [key, values] of hdrs) {
+    const first = values[0];
+    if (key !== omit && first !== undefined) result[key] = first;
+  }
+  return Object.keys(result).length === 0 ? NO_HEADERS : Object.freeze(result);
+}

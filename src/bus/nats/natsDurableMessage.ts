@@ -1,0 +1,77 @@
+import type { JsMsg } from "@nats-io/jetstream";
+import type { DurableMessage, Headers } from "../bus.js";
+import { MSG_ID_HEADER, fromMsgHdrs } from "./natsCodec.js";
+
+/** What the consumer learns about one of its deliveries. */
+export interface DeliveryEvents {
+  /** The message is no longer held (first `ack()`, `nak()` or `handBack()`). */
+  settled(message: NatsDurableMessage<unknown>): void;
+  /** An ack, nak or keep-alive could not be sent (the connection is closed): the server redelivers after its ack wait. */
+  failed(action: "ack" | "nak" | "working", message: NatsDurableMessage<unknown>, err: unknown): void;
+}
+
+/**
+ * One JetStream delivery as a `consume()` subscriber sees it. It is held from delivery until the
+ * first `ack()`, `nak()` or `handBack()`; later calls do nothing (the client sends one final reply
+ * per delivery, so an ack after a nak or a hand-back is not sent either). Never throws: a reply the
+ * closed connection cannot carry is reported to `events.failed`.
+ */
+export class NatsDurableMessage<T> implements DurableMessage<T> {
+  readonly subject: string;
+  readonly headers: Headers;
+  readonly seq: number;
+  readonly deliveryCount: number;
+  readonly msgId: string | undefined;
+  // Private fields stay out of logs and JSON.
+  readonly #msg: JsMsg;
+  readonly #events: DeliveryEvents;
+  #held = true;
+
+  constructor(
+    msg: JsMsg,
+    readonly data: T,
+    events: DeliveryEvents,
+  ) {
+    this.#msg = msg;
+    this.#events = events;
+    this.subject = msg.subject;
+    this.headers = fromMsgHdrs(msg.headers, MSG_ID_HEADER);
+    this.seq = msg.seq;
+    this.deliveryCount = msg.info.deliveryCount;
+    const msgId = msg.headers?.get(MSG_ID_HEADER);
+    this.msgId = msgId === undefined || msgId === "" ? undefined : msgId;
+  }
+
+  ack(): void {
+    if (this.settle()) this.send("ack", () => this.#msg.ack());
+  }
+
+  nak(delayMs?: number): void {
+    if (this.settle()) this.send("nak", () => (delayMs === undefined || delayMs <= 0 ? this.#msg.nak() : this.#msg.nak(delayMs)));
+  }
+
+  /** Gives the message back because its subscription ended: the server redelivers it after `delayMs`. */
+  handBack(delayMs: number): void {
+    if (this.settle()) this.send("nak", () => this.#msg.nak(delayMs));
+  }
+
+  /** Restarts the server's ack-wait clock, so a long turn is not redelivered meanwhile. */
+  working(): void {
+    if (this.#held) this.send("working", () => this.#msg.working());
+  }
+
+  private settle(): boolean {
+    if (!this.#held) return false;
+    this.#held = false;
+    this.#events.settled(this);
+    return true;
+  }
+
+  private send(action: "ack" | "nak" | "working", reply: () => void): void {
+    try {
+      reply();
+    } catch (err) {
+      this.#events.failed(action, this, err);
+    }
+  }
+}

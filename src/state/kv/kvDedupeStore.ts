@@ -1,0 +1,32 @@
+import type { KV } from "@nats-io/kv";
+import { claimStep, commitStep, type DedupeRecord, isDedupeRecord, releaseStep } from "../dedupeRecord.js";
+import type { Claim, DedupeStore } from "../dedupeStore.js";
+import { casUpdate, type RecordBucket } from "./storedRecord.js";
+
+/**
+ * Inbound dedupe in a NATS KV bucket shared by every worker: one `{ state, owner, at }` record per
+ * key, changed only by compare-and-set (retried on conflict). A committed key is a duplicate while
+ * `nowMs - at < ttlMs`; the bucket's own TTL (`state_ttl_secs`) only collects old records, so it
+ * never decides freshness. No `max`: the bucket TTL bounds the size instead.
+ */
+export class KvDedupeStore implements DedupeStore {
+  readonly #bucket: RecordBucket<DedupeRecord>;
+  readonly #ttlMs: number;
+
+  constructor(kv: KV, options: { readonly ttlMs: number }) {
+    this.#bucket = { kv, store: "dedupe", isValue: isDedupeRecord };
+    this.#ttlMs = options.ttlMs;
+  }
+
+  claim(key: string, owner: string, nowMs: number): Promise<Claim> {
+    return casUpdate(this.#bucket, "claim", key, (current) => claimStep(current, owner, nowMs, this.#ttlMs));
+  }
+
+  commit(key: string, nowMs: number): Promise<void> {
+    return casUpdate(this.#bucket, "commit", key, (current) => commitStep(current, nowMs, this.#ttlMs));
+  }
+
+  release(key: string, owner: string): Promise<void> {
+    return casUpdate(this.#bucket, "release", key, (current) => releaseStep(current, owner));
+  }
+}

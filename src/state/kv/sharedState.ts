@@ -1,0 +1,54 @@
+import type { NatsConnection } from "@nats-io/transport-node";
+import { openBucket } from "../../bus/nats/buckets.js";
+import type { Config } from "../../config/schema.js";
+import { subjects } from "../../pipeline/subjects.js";
+import type { DedupeStore } from "../dedupeStore.js";
+import type { DeliveryLedger } from "../deliveryLedger.js";
+import type { SessionStore } from "../sessionStore.js";
+import type { TriageStore } from "../triageStore.js";
+import { KvDedupeStore } from "./kvDedupeStore.js";
+import { KvDeliveryLedger } from "./kvDeliveryLedger.js";
+import { KvSessionStore } from "./kvSessionStore.js";
+import { KvTriageStore } from "./kvTriageStore.js";
+
+/** The state every worker shares. */
+export interface SharedState {
+  readonly triage: TriageStore;
+  readonly sessions: SessionStore;
+  readonly dedupe: DedupeStore;
+  readonly ledger: DeliveryLedger;
+}
+
+/** The config keys shared state depends on (a resolved `Config` fits). */
+export interface SharedStateConfig {
+  readonly bus: Pick<Config["bus"], "prefix" | "state_ttl_secs">;
+  readonly inbound: Pick<Config["inbound"], "dedupe_ttl_secs">;
+}
+
+/**
+ * Opens (creating when absent) the four shared-state buckets of the deployment's `[bus] prefix`.
+ * Rejects with BusSetupError when a bucket exists with another TTL or history.
+ *
+ * - triage, sessions: no bucket TTL. Triage state holds daily counts and cooldowns whose lifetime
+ *   the sweep decides from the state itself (the pool's session TTL), and a bucket TTL counts from
+ *   the last write, which a conversation whose evaluation changed nothing does not get. Session
+ *   ids must survive any idle time for `session/load`.
+ * - dedupe, ledger: `state_ttl_secs`, a garbage collector for per-event records (dedupe freshness
+ *   is decided by the record's `at` against `[inbound] dedupe_ttl_secs`).
+ */
+export async function openSharedState(nc: NatsConnection, config: SharedStateConfig): Promise<SharedState> {
+  const { buckets } = subjects(config.bus.prefix);
+  const stateTtlMs = config.bus.state_ttl_secs * 1000;
+  const [triage, sessions, dedupe, ledger] = await Promise.all([
+    openBucket(nc, buckets.triage, { ttlMs: 0 }),
+    openBucket(nc, buckets.sessions, { ttlMs: 0 }),
+    openBucket(nc, buckets.dedupe, { ttlMs: stateTtlMs }),
+    openBucket(nc, buckets.ledger, { ttlMs: stateTtlMs }),
+  ]);
+  return {
+    triage: new KvTriageStore(triage),
+    sessions: new KvSessionStore(sessions),
+    dedupe: new KvDedupeStore(dedupe, { ttlMs: config.inbound.dedupe_ttl_secs * 1000 }),
+    ledger: new KvDeliveryLedger(ledger),
+  };
+}

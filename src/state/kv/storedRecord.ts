@@ -1,0 +1,89 @@
+import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream";
+import type { KV, KvEntry } from "@nats-io/kv";
+import { StateConflictError, StateStoreError, type StateStoreName } from "../errors.js";
+import type { RecordStep } from "../recordStep.js";
+import { kvKey } from "./kvKey.js";
+
+/** Compare-and-set attempts of one operation before it gives up with StateConflictError. */
+export const STATE_MAX_ATTEMPTS = 10;
+
+/** A JSON value as stored, and the revision it was read at. */
+export interface Stored<T> {
+  readonly value: T;
+  readonly revision: number;
+}
+
+/** One store's bucket, the guard its JSON values must pass, and its name for errors. */
+export interface RecordBucket<T> {
+  readonly kv: KV;
+  readonly store: StateStoreName;
+  readonly isValue: (value: unknown) => value is T;
+}
+
+/** A lost compare-and-set: the key's last revision was not the one expected. */
+export function isCasConflict(err: unknown): boolean {
+  return (
+    err instanceof JetStreamApiError &&
+    (err.code === JetStreamApiCodes.StreamWrongLastSequence || err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+  );
+}
+
+/** The live entry under an encoded key; a delete or purge marker (what `get` returns after a delete) reads as none. */
+export async function liveEntry(kv: KV, encodedKey: string): Promise<KvEntry | undefined> {
+  const entry = await kv.get(encodedKey);
+  return entry === null || entry.operation !== "PUT" ? undefined : entry;
+}
+
+/** Parses an entry's JSON; a value of an unknown shape is an error, never read as absent (a write would wipe it). */
+export function parseEntry<T>(bucket: RecordBucket<T>, operation: string, key: string, entry: KvEntry): Stored<T> {
+  let value: unknown;
+  try {
+    value = entry.json<unknown>();
+  } catch (err) {
+    throw new StateStoreError(bucket.store, operation, key, { cause: err });
+  }
+  if (!bucket.isValue(value)) {
+    throw new StateStoreError(bucket.store, operation, key, { cause: new TypeError(`revision ${entry.revision} is not a ${bucket.store} record`) });
+  }
+  return { value, revision: entry.revision };
+}
+
+/**
+ * Reads `key`, lets `step` decide, writes its `next` record with the read revision (create when
+ * there was no entry, else update, or a revision-checked delete for `null`) and retries the whole step when another writer
+ * got there first. Resolves with the winning step's result. Rejects with StateStoreError (I/O or
+ * a malformed value, the client's error as `cause`) or StateConflictError after `maxAttempts`.
+ */
+export async function casUpdate<T, R>(
+  bucket: RecordBucket<T>,
+  operation: string,
+  key: string,
+  step: (current: T | undefined) => RecordStep<T, R>,
+  maxAttempts = STATE_MAX_ATTEMPTS,
+): Promise<R> {
+  const encoded = kvKey(key);
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    let raw: KvEntry | null;
+    try {
+      raw = await bucket.kv.get(encoded);
+    } catch (err) {
+      throw new StateStoreError(bucket.store, operation, key, { cause: err });
+    }
+    const current = raw !== null && raw.operation === "PUT" ? parseEntry(bucket, operation, key, raw) : undefined;
+    const { result, next } = step(current?.value);
+    if (next === undefined) return result;
+    try {
+      if (next !== null) {
+        // A delete marker still holds the key's last revision: writing over it must name it.
+        if (raw === null) await bucket.kv.create(encoded, JSON.stringify(next));
+        else await bucket.kv.update(encoded, JSON.stringify(next), raw.revision);
+      } else if (current !== undefined) {
+        await bucket.kv.delete(encoded, { previousSeq: current.revision });
+      }
+      return result;
+    } catch (err) {
+      if (!isCasConflict(err)) throw new StateStoreError(bucket.store, operation, key, { cause: err });
+    }
+  }
+  throw new StateConflictError(bucket.store, operation, key, maxAttempts);
+}

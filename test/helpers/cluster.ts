@@ -1,0 +1,151 @@
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "smol-toml";
+import { DevGateway, type ReplyFrame } from "../../src/devgateway/devGateway.js";
+import { scratch, scriptedAgentPath } from "./agents.js";
+import { spawnTurnstream } from "./cli.js";
+import { until } from "./stack.js";
+
+/** One `turnstream run` process of a cluster, with its parsed JSON log lines. */
+export interface Member {
+  readonly name: string;
+  readonly role: "edge" | "worker";
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Every JSON log line it printed so far. */
+  readonly logs: Record<string, unknown>[];
+  readonly exited: Promise<number | null>;
+  /** SIGKILL: no shutdown, no lease release, nothing acked. */
+  kill9(): void;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export interface ClusterOptions {
+  /** nats://… of the test's own nats-server. */
+  readonly natsUrl: string;
+  /** `[bus]` keys over the cluster's defaults (prefix, short lease TTL and ack wait for tests). */
+  readonly bus?: Record<string, unknown>;
+  /** More config sections for every member (`delivery`, `triage`, `pool`…). */
+  readonly config?: Record<string, unknown>;
+  /** Environment of the scripted agent (`SCENARIO`…). */
+  readonly agentEnv?: Record<string, string>;
+}
+
+/**
+ * A real deployment on one machine: a dev gateway (broadcasting every event to every connected
+ * edge, as OpenAB's gateway does), `turnstream run --role edge|worker` processes talking over a
+ * real nats-server, and the scripted ACP agent under the workers.
+ */
+export class Cluster {
+  readonly gateway: DevGateway;
+  readonly members: Member[] = [];
+  /** Reply frames the gateway received, in arrival order. */
+  readonly replies: ReplyFrame[] = [];
+  readonly #options: ClusterOptions;
+  readonly #dir = scratch();
+  #configs = 0;
+
+  private constructor(gateway: DevGateway, options: ClusterOptions) {
+    this.gateway = gateway;
+    this.#options = options;
+    gateway.received.subscribe((frame) => {
+      if (frame.kind === "reply") this.replies.push(frame.frame);
+    });
+  }
+
+  static async start(options: ClusterOptions): Promise<Cluster> {
+    return new Cluster(await DevGateway.start(), options);
+  }
+
+  /** What the scripted agents observed (`prompt …`, `new …`, `load …`), across every worker. */
+  agentEvents(): string[] {
+    return this.#dir.events();
+  }
+
+  /** Starts a member and resolves once it logged `broker ready`. */
+  async add(role: "edge" | "worker", name = `${role}-${this.members.length + 1}`): Promise<Member> {
+    const file = join(this.#dir.dir, `${name}-${++this.#configs}.toml`);
+    writeFileSync(file, stringify(this.#config(name)));
+    const child = spawnTurnstream(["run", "--role", role, "--config", file], { env: { LOG_LEVEL: "info" } });
+    const logs: Record<string, unknown>[] = [];
+    let buffer = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffer += chunk;
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
+        try {
+          logs.push(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          logs.push({ msg: line });
+        }
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const member: Member = {
+      name,
+      role,
+      child,
+      logs,
+      exited,
+      kill9: () => void child.kill("SIGKILL"),
+      stop: async () => {
+        child.kill("SIGTERM");
+        return exited;
+      },
+    };
+    this.members.push(member);
+    const ready = await Promise.race([
+      until(() => logs.some((line) => line.msg === "broker ready"), 20_000),
+      exited.then(() => false),
+    ]);
+    if (!ready) throw new Error(`${name} did not become ready:\n${stderr}\n${logs.map((l) => JSON.stringify(l)).join("\n")}`);
+    return member;
+  }
+
+  /** Log lines of every member with this message. */
+  logged(msg: string): Record<string, unknown>[] {
+    return this.members.flatMap((member) => member.logs.filter((line) => line.msg === msg));
+  }
+
+  /** Resolves once at least `count` replies arrived; throws with what did arrive otherwise. */
+  async replyCount(count: number, timeoutMs: number): Promise<ReplyFrame[]> {
+    if (!(await until(() => this.replies.length >= count, timeoutMs))) {
+      throw new Error(`expected ${count} replies, got ${this.replies.length}`);
+    }
+    return this.replies;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.members.map(async (member) => {
+        if (member.child.exitCode !== null || member.child.signalCode !== null) return;
+        const timer = setTimeout(() => member.kill9(), 10_000);
+        await member.stop();
+        clearTimeout(timer);
+      }),
+    );
+    await this.gateway.close();
+    this.#dir.cleanup();
+  }
+
+  #config(name: string): Record<string, unknown> {
+    const { bus, config = {}, agentEnv = {} } = this.#options;
+    return {
+      ...config,
+      bus: { url: this.#options.natsUrl, prefix: "cluster", ...bus },
+      gateway: { url: this.gateway.url, allow_all_users: true, allow_all_channels: true },
+      agent: {
+        command: process.execPath,
+        args: [scriptedAgentPath],
+        working_dir: this.#dir.dir,
+        env: { AGENT_EVENTS_FILE: this.#dir.eventsFile, ...agentEnv },
+      },
+      pool: { state_dir: join(this.#dir.dir, `state-${name}`), ...(config.pool as object | undefined) },
+      log: { level: "info" },
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { MemoryDeliveryLedger } from "../../src/state/deliveryLedger.js";
+import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../../src/state/ledgerRecord.js";
+import { describeDeliveryLedgerContract } from "./contracts/deliveryLedgerContract.js";
+
+describe("MemoryDeliveryLedger: the DeliveryLedger contract", () => {
+  describeDeliveryLedgerContract(() => new MemoryDeliveryLedger());
+});
+
+describe("MemoryDeliveryLedger", () => {
+  it("keeps the max most recently written records, oldest out", async () => {
+    const ledger = new MemoryDeliveryLedger({ max: 2 });
+    for (const key of ["a", "b", "c"]) await ledger.begin(key, 1);
+    await ledger.delivered("a", 1, 2); // not kept: "a" was evicted, this writes it anew and evicts "b"
+    await expect(ledger.begin("b", 3)).resolves.toBeUndefined();
+    await expect(ledger.begin("c", 3)).resolves.toBeUndefined(); // evicted by the writes of "a" and "b"
+  });
+});
+
+describe("ledger record steps (what every DeliveryLedger decides)", () => {
+  const started: LedgerRecord = { state: "started", attempts: 2, delivered: 3, updatedAt: 10 };
+  const complete: LedgerRecord = { ...started, state: "complete" };
+
+  it("begin returns the record before and writes a new attempt, except on a complete record", () => {
+    expect(beginStep(undefined, 20)).toEqual({ result: undefined, next: { state: "started", attempts: 1, delivered: 0, updatedAt: 20 } });
+    expect(beginStep(started, 20)).toEqual({ result: started, next: { ...started, attempts: 3, updatedAt: 20 } });
+    expect(beginStep(complete, 20)).toEqual({ result: complete });
+  });
+
+  it("delivered only raises the count", () => {
+    expect(deliveredStep(started, 4, 20)).toEqual({ result: undefined, next: { ...started, delivered: 4, updatedAt: 20 } });
+    expect(deliveredStep(started, 3, 20)).toEqual({ result: undefined });
+    expect(() => deliveredStep(started, -1, 20)).toThrow(RangeError);
+  });
+
+  it("complete marks the record done once", () => {
+    expect(completeStep(started, 20)).toEqual({ result: undefined, next: { ...started, state: "complete", updatedAt: 20 } });
+    expect(completeStep(complete, 20)).toEqual({ result: undefined });
+  });
+
+  it("recognises only well-formed records", () => {
+    expect(isLedgerRecord(started)).toBe(true);
+    for (const bad of [null, [], {}, { ...started, state: "done" }, { ...started, attempts: -1 }, { ...started, delivered: 1.5 }, { ...started, updatedAt: "1" }]) {
+      expect(isLedgerRecord(bad)).toBe(false);
+    }
+  });
+});

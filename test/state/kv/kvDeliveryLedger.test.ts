@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { StateStoreError } from "../../../src/state/errors.js";
+import { KvDeliveryLedger } from "../../../src/state/kv/kvDeliveryLedger.js";
+import { kvKey } from "../../../src/state/kv/kvKey.js";
+import { natsServerAvailable } from "../../helpers/natsServer.js";
+import { describeDeliveryLedgerContract } from "../contracts/deliveryLedgerContract.js";
+import { natsKvFixture } from "./natsKv.js";
+
+describe.skipIf(!natsServerAvailable())("KvDeliveryLedger", () => {
+  const nats = natsKvFixture();
+
+  describe("the DeliveryLedger contract", () => {
+    describeDeliveryLedgerContract(async () => new KvDeliveryLedger((await nats.bucket()).kv));
+  });
+
+  it("lets exactly one of two workers beginning one event at once see it new", async () => {
+    const { name } = await nats.bucket();
+    const [one, two] = await Promise.all([1, 2].map(async () => new KvDeliveryLedger(await nats.open(await nats.connect(), name))));
+    if (one === undefined || two === undefined) throw new Error("two workers expected");
+    for (const round of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const key = `telegram:evt-${round}`;
+      const before = await Promise.all([one.begin(key, round), two.begin(key, round)]);
+      expect(before.filter((record) => record === undefined)).toHaveLength(1);
+      expect(before.find((record) => record !== undefined)).toMatchObject({ state: "started", attempts: 1 });
+      await expect(one.begin(key, round)).resolves.toMatchObject({ attempts: 2 }); // both attempts landed
+    }
+  });
+
+  it("keeps the highest delivered count when workers report at once", async () => {
+    const { name } = await nats.bucket();
+    const workers = await Promise.all([1, 2, 3].map(async () => new KvDeliveryLedger(await nats.open(await nats.connect(), name))));
+    await workers[0]?.begin("k", 1);
+    await Promise.all(workers.flatMap((worker, i) => [1, 2, 3].map((n) => worker.delivered("k", n * 3 - i, 2))));
+    await expect(workers[1]?.begin("k", 3)).resolves.toMatchObject({ delivered: 9 });
+  });
+
+  it("rejects with a StateStoreError when a stored record has an unknown shape", async () => {
+    const { kv } = await nats.bucket();
+    await kv.put(kvKey("k"), JSON.stringify({ state: "started", attempts: "1" }));
+    await expect(new KvDeliveryLedger(kv).begin("k", 1)).rejects.toMatchObject({ name: "StateStoreError", store: "ledger", operation: "begin" });
+  });
+
+  it("rejects with a StateStoreError carrying the client's error when the connection is closed", async () => {
+    const nc = await nats.connect();
+    const { name } = await nats.bucket();
+    const ledger = new KvDeliveryLedger(await nats.open(nc, name));
+    await nc.close();
+    for (const operation of [ledger.begin("k", 0), ledger.delivered("k", 1, 0), ledger.complete("k", 0)]) {
+      const error = await operation.catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(StateStoreError);
+      expect((error as Error).cause).toBeInstanceOf(Error);
+    }
+  });
+});
