@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SEQUENTIAL_MODE_OFF_WARNING } from "../../operators/delivery/sequentialBubbles.js";
-import { startStack, until, userEvent, type Stack } from "../helpers/stack.js";
+import { startStack, until, userEvent, type Stack, stackBuses, useStackBus } from "../helpers/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -26,7 +26,8 @@ async function run(mode: "structured" | "sequential", text: string, options: { d
 
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("structured delivery end to end (OpenAB's bubble-test rows)", () => {
+describe.each(stackBuses())("structured delivery end to end (OpenAB's bubble-test rows) (%s bus)", (bus) => {
+  useStackBus(bus);
   it("envelope: three bubbles in order, about 400 ms apart, each acked", async () => {
     const { stack, arrivals } = await run("structured", "envelope");
     const replies = await stack.replyCount(3);
@@ -79,7 +80,8 @@ describe("structured delivery end to end (OpenAB's bubble-test rows)", () => {
   });
 });
 
-describe("sequential delivery end to end", () => {
+describe.each(stackBuses())("sequential delivery end to end (%s bus)", (bus) => {
+  useStackBus(bus);
   it("sequential: three bubbles, in order", async () => {
     const { stack } = await run("sequential", "sequential", { delayMs: 0 });
     const replies = await stack.replyCount(3);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startStack, until, userEvent, type Stack } from "../helpers/stack.js";
+import { startStack, until, userEvent, type Stack, stackBuses, useStackBus } from "../helpers/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -9,7 +9,8 @@ afterEach(async () => {
 
 const prompts = (s: Stack) => s.agentEvents().filter((line) => line.startsWith("prompt "));
 
-describe("inbound redelivery dedupe end to end", () => {
+describe.each(stackBuses())("inbound redelivery dedupe end to end (%s bus)", (bus) => {
+  useStackBus(bus);
   it("runs a message redelivered after a reconnect once (new event id, same message_id)", async () => {
     stack = await startStack();
     stack.gateway.broadcast(userEvent("prose", { event_id: "evt-a", message_id: "m-1" }));
@@ -41,7 +42,8 @@ describe("inbound redelivery dedupe end to end", () => {
   });
 });
 
-describe("inbound debounce end to end", () => {
+describe.each(stackBuses())("inbound debounce end to end (%s bus)", (bus) => {
+  useStackBus(bus);
   it("turns three quick messages into one turn with the merged text (debounce 1,000 ms)", async () => {
     stack = await startStack({ config: { inbound: { debounce_ms: 1_000 } } });
     stack.gateway.broadcast(userEvent("echo one", { message_id: "m-1" }));
@@ -56,7 +58,8 @@ describe("inbound debounce end to end", () => {
   });
 });
 
-describe("silent replies end to end (text mode)", () => {
+describe.each(stackBuses())("silent replies end to end (text mode) (%s bus)", (bus) => {
+  useStackBus(bus);
   it("delivers nothing for a bare NO_REPLY, and strips a trailing one", async () => {
     stack = await startStack();
     stack.gateway.broadcast(userEvent("say NO_REPLY"));
@@ -79,7 +82,8 @@ describe("silent replies end to end (text mode)", () => {
   });
 });
 
-describe("busy-session queue end to end", () => {
+describe.each(stackBuses())("busy-session queue end to end (%s bus)", (bus) => {
+  useStackBus(bus);
   it("collect: three messages during a slow turn become exactly one follow-up turn containing all three", async () => {
     stack = await startStack({ agentEnv: { SCENARIO: "echo" } });
     stack.gateway.broadcast(userEvent("slow 1500"));

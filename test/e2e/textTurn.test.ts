@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startStack, until, userEvent, type Stack } from "../helpers/stack.js";
+import { startStack, until, userEvent, type Stack, stackBuses, useStackBus } from "../helpers/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -16,7 +16,8 @@ function scriptedWords(n: number): string {
 
 const prompts = (s: Stack) => s.agentEvents().filter((line) => line.startsWith("prompt "));
 
-describe("a text turn end to end: real gateway socket, real agent process", () => {
+describe.each(stackBuses())("a text turn end to end: real gateway socket, real agent process (%s bus)", (bus) => {
+  useStackBus(bus);
   it("answers one user event with exactly one reply frame carrying the agent's text", async () => {
     stack = await startStack();
     const event = userEvent("prose");
@@ -28,6 +29,8 @@ describe("a text turn end to end: real gateway socket, real agent process", () =
       platform: "telegram",
       channel: { id: "chat-1" },
       content: { type: "text", text: "hey what's up" },
+      // On a shared bus every send asks the gateway for an ack: several edges must keep a conversation's order.
+      ...(bus === "nats" ? { request_id: expect.stringMatching(/^req_/) } : {}),
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stack.replies).toHaveLength(1);

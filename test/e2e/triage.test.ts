@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startStack, until, userEvent, type Stack } from "../helpers/stack.js";
+import { startStack, until, userEvent, type Stack, stackBuses, useStackBus } from "../helpers/stack.js";
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -32,7 +32,8 @@ const decisions = (s: Stack) =>
 const collapsed = (s: Stack) =>
   s.records.filter((r) => r.msg === "duplicate event collapsed").map((r) => ({ decision: r.decision, reason: r.reason, event_id: r.event_id }));
 
-describe("triage end to end (OpenAB's triage.toml flow)", () => {
+describe.each(stackBuses())("triage end to end (OpenAB's triage.toml flow) (%s bus)", (bus) => {
+  useStackBus(bus);
   it("delivers a human message during quiet hours and suppresses a proactive one with reason quiet_hours", async () => {
     stack = await triageStack("now");
     stack.gateway.broadcast(userEvent("hello"));

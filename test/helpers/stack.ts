@@ -1,10 +1,40 @@
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import type { Broker } from "../../src/broker/broker.js";
-import { createBroker } from "../../src/broker/createBroker.js";
+import { connectBroker } from "../../src/broker/connectBroker.js";
 import type { ConfigInput } from "../../src/config/index.js";
 import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { scratch, scriptedAgentPath } from "./agents.js";
 import { captureLogs, type LogRecord } from "./logCapture.js";
+import { natsServerAvailable, startNatsServer, type NatsServer } from "./natsServer.js";
+
+export type StackBus = "memory" | "nats";
+
+let stackBus: StackBus = "memory";
+let natsServer: Promise<NatsServer> | undefined;
+let stacks = 0;
+
+/**
+ * The buses an end-to-end suite runs on: the embedded one, and NATS (a private nats-server per test
+ * file, a fresh prefix per stack) wherever a nats-server binary is installed — always in CI. Use
+ * with `describe.each(stackBuses())(…, (bus) => { useStackBus(bus); … })`.
+ */
+export function stackBuses(): StackBus[] {
+  return natsServerAvailable() ? ["memory", "nats"] : ["memory"];
+}
+
+/** Makes the enclosing describe block's stacks run on `bus`, and stops the file's nats-server after it. */
+export function useStackBus(bus: StackBus): void {
+  beforeAll(() => {
+    stackBus = bus;
+  });
+  afterAll(async () => {
+    stackBus = "memory";
+    const server = natsServer;
+    natsServer = undefined;
+    await (await server)?.stop();
+  });
+}
 
 export interface Stack {
   readonly gateway: DevGateway;
@@ -36,11 +66,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const others: string[] = [];
   gateway.received.subscribe((frame) => (frame.kind === "reply" ? replies.push(frame.frame) : others.push(frame.text)));
   const { logger, records } = captureLogs();
-  const { gateway: gatewayKeys, agent, pool, ...rest } = options.config ?? {};
-  const broker = createBroker({
+  const { gateway: gatewayKeys, agent, pool, bus: busKeys, ...rest } = options.config ?? {};
+  const nats = stackBus === "nats" ? await (natsServer ??= startNatsServer()) : undefined;
+  const bus =
+    nats === undefined
+      ? busKeys
+      : // A short lease TTL: the worker owns its partitions about a second after it starts.
+        { url: nats.url, prefix: `e2e${process.pid}_${++stacks}`, lease_ttl_secs: 3, ...busKeys };
+  const broker = await connectBroker({
     logger,
     config: {
       ...rest,
+      ...(bus === undefined ? {} : { bus }),
       gateway: { url: gateway.url, allow_all_users: true, allow_all_channels: true, ...gatewayKeys },
       agent: { command: process.execPath, args: [scriptedAgentPath], working_dir: dir.dir, env: { AGENT_EVENTS_FILE: dir.eventsFile, ...options.agentEnv }, ...agent },
       pool: { state_dir: join(dir.dir, "state"), ...pool },
@@ -49,6 +86,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await broker.start();
   const connected = await until(() => gateway.brokerCount > 0, 10_000);
   if (!connected) throw new Error("the broker did not connect to the dev gateway");
+  if (nats !== undefined) {
+    // Every partition leased and consumed before the test sends anything, as on the embedded bus.
+    const partitions = broker.config.bus.partitions;
+    const owned = await until(() => records.filter((r) => r.msg === "partition lease acquired").length >= partitions, 15_000);
+    if (!owned) throw new Error("the worker did not lease its partitions");
+  }
   return {
     gateway,
     broker,

@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { firstValueFrom } from "rxjs";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
+import type { RequestOptions } from "../../src/bus/bus.js";
+import { MemoryBus } from "../../src/bus/memoryBus.js";
+import { resolveConfig } from "../../src/config/index.js";
+import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
+import { GatewayConnector } from "../../src/gateway/connector.js";
+import { runEdge } from "../../src/gateway/edge.js";
+import { SEND_ID_HEADER, type SendReply } from "../../src/pipeline/send.js";
+import { subjects } from "../../src/pipeline/subjects.js";
+import { captureLogs } from "../helpers/logCapture.js";
+import { until } from "../helpers/stack.js";
+
+const names = subjects();
+const sendSubject = names.send("telegram");
+
+const message: OutboundMessage = {
+  reply_to: "evt-1",
+  platform: "telegram",
+  channel: { id: "chat-1" },
+  content: { type: "text", text: "on it" },
+};
+
+/** Long enough for a second post to reach the dev gateway if the edge made one. */
+const settleMs = 500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+/** A real dev gateway, a real connector connected to it, and an edge answering sends on a memory bus. */
+async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = true } = {}) {
+  const gateway = await DevGateway.start(gatewayOptions);
+  const frames: ReplyFrame[] = [];
+  gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame));
+  const { logger } = captureLogs();
+  const connector = new GatewayConnector({
+    url: gateway.url,
+    logger,
+    maxFrameBytes: 1 << 20,
+    clientVersion: "test",
+    legacyAckTimeoutMs: 200,
+    requiredAckTimeoutMs: 300,
+    streaming: false,
+    streamingPlaceholder: true,
+    backoff: { initialMs: 50, maxMs: 200 },
+  });
+  const bus = new MemoryBus();
+  const config = resolveConfig({ gateway: { url: gateway.url } }, { env: {} });
+  const edge = runEdge({
+    connector,
+    gateway: config.gateway!,
+    inbound: config.inbound,
+    wantAck,
+    submit: async () => [],
+    bus,
+    subjects: names,
+    logger,
+    scheduler: bus.scheduler,
+  });
+  cleanup.push(
+    () => gateway.close(),
+    () => connector.close(),
+    () => bus.close(),
+    () => edge.stopIntake(),
+    () => edge.responder.unsubscribe(),
+  );
+  connector.start();
+  expect(await until(() => connector.isConnected && gateway.brokerCount > 0, 10_000)).toBe(true);
+  const request = (headers?: RequestOptions["headers"]) =>
+    firstValueFrom(bus.request<OutboundMessage, SendReply>(sendSubject, message, { timeoutMs: 5_000, ...(headers === undefined ? {} : { headers }) }));
+  return { gateway, connector, frames, request };
+}
+
+describe("runEdge send responder", () => {
+  it("answers a retry with the same send id from its record: same messageId, one reply frame", async () => {
+    const { frames, request } = await startEdge();
+    const first = await request({ [SEND_ID_HEADER]: "send-1" });
+    const retry = await request({ [SEND_ID_HEADER]: "send-1" });
+
+    expect(first).toMatchObject({ ok: true, messageId: expect.stringMatching(/^gw-[0-9a-f]{6}$/) });
+    expect(retry).toEqual(first);
+    await sleep(settleMs);
+    expect(frames).toHaveLength(1);
+  });
+
+  it("posts once for a retry that arrives while the first post is still waiting for its ack", async () => {
+    const { frames, request } = await startEdge({ ackDelayMs: 200 });
+    const [first, retry] = await Promise.all([request({ [SEND_ID_HEADER]: "send-1" }), request({ [SEND_ID_HEADER]: "send-1" })]);
+
+    expect(first).toMatchObject({ ok: true });
+    expect(retry).toEqual(first);
+    await sleep(settleMs);
+    expect(frames).toHaveLength(1);
+  });
+
+  it("posts each of two sends with different ids: two reply frames, two message ids", async () => {
+    const { frames, request } = await startEdge();
+    const first = await request({ [SEND_ID_HEADER]: "send-1" });
+    const second = await request({ [SEND_ID_HEADER]: "send-2" });
+
+    expect(first).toMatchObject({ ok: true });
+    expect(second).toMatchObject({ ok: true });
+    expect(second).not.toEqual(first);
+    await sleep(settleMs);
+    expect(frames).toHaveLength(2);
+  });
+
+  it("always posts a request without a send id", async () => {
+    const { frames, request } = await startEdge();
+    const first = await request();
+    const second = await request();
+
+    expect(first).toMatchObject({ ok: true, messageId: expect.stringMatching(/^gw-/) });
+    expect(second).toMatchObject({ ok: true, messageId: expect.stringMatching(/^gw-/) });
+    expect(second).not.toEqual(first);
+    await sleep(settleMs);
+    expect(frames).toHaveLength(2);
+  });
+
+  it("answers a retry of a refused send with the same refusal, without posting again", async () => {
+    const { frames, request } = await startEdge({ ack: () => ({ success: false, message_id: null, error: "chat not found" }) });
+    const first = await request({ [SEND_ID_HEADER]: "send-1" });
+    const retry = await request({ [SEND_ID_HEADER]: "send-1" });
+
+    expect(first).toMatchObject({ ok: false, code: "legacy_failure" });
+    expect(retry).toEqual(first);
+    await sleep(settleMs);
+    expect(frames).toHaveLength(1);
+  });
+
+  it("remembers the last 10,000 send ids: the oldest is forgotten and posted again, the next is still answered from the record", async () => {
+    const { frames, request } = await startEdge({}, { wantAck: false });
+    const kept = 10_000;
+    for (let n = 0; n <= kept; n += 1) await request({ [SEND_ID_HEADER]: `send-${n}` });
+    expect(await until(() => frames.length === kept + 1, 15_000)).toBe(true);
+
+    await request({ [SEND_ID_HEADER]: "send-1" });
+    await request({ [SEND_ID_HEADER]: `send-${kept}` });
+    await sleep(settleMs);
+    expect(frames).toHaveLength(kept + 1);
+
+    await request({ [SEND_ID_HEADER]: "send-0" });
+    expect(await until(() => frames.length === kept + 2, 5_000)).toBe(true);
+  }, 60_000);
+});

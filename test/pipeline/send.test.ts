@@ -1,0 +1,307 @@
+import { describe, expect, it } from "vitest";
+import { EMPTY, from, mergeMap, tap, timer, VirtualTimeScheduler, type Observable } from "rxjs";
+import type { TestScheduler } from "rxjs/testing";
+import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import type { Headers } from "../../src/bus/bus.js";
+import { BusClosedError } from "../../src/bus/errors.js";
+import { MemoryBus } from "../../src/bus/memoryBus.js";
+import { SendError } from "../../src/pipeline/errors.js";
+import { Pipeline } from "../../src/pipeline/pipeline.js";
+import { createSender, SEND_ID_HEADER, type SendReply, type SenderOptions } from "../../src/pipeline/send.js";
+import { subjects } from "../../src/pipeline/subjects.js";
+import { testScheduler } from "../helpers/marbles.js";
+
+const names = subjects();
+const sendSubject = names.send("telegram");
+
+const message: OutboundMessage = {
+  reply_to: "evt-1",
+  platform: "telegram",
+  channel: { id: "chat-1" },
+  content: { type: "text", text: "on it" },
+};
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What a send did, and at which virtual millisecond. */
+type Outcome = { kind: "receipt"; receipt: SendReceipt; at: number } | { kind: "error"; error: unknown; at: number } | { kind: "complete"; at: number };
+
+/** Subscribes to a send and records each notification with the virtual time it came at. */
+function record(scheduler: TestScheduler, send: Observable<SendReceipt>): Outcome[] {
+  const outcomes: Outcome[] = [];
+  send.subscribe({
+    next: (receipt) => outcomes.push({ kind: "receipt", receipt, at: scheduler.now() }),
+    error: (error: unknown) => outcomes.push({ kind: "error", error, at: scheduler.now() }),
+    complete: () => outcomes.push({ kind: "complete", at: scheduler.now() }),
+  });
+  return outcomes;
+}
+
+/** An edge on the send subject: records each request's headers and answers with `reply`, or never when it is undefined. */
+function edge(bus: MemoryBus, reply: ((message: OutboundMessage) => SendReply) | undefined, requests: Headers[], sentMessages: OutboundMessage[] = []) {
+  return bus.subscribe<OutboundMessage>(sendSubject, { queue: names.sendQueue }).pipe(
+    tap((request) => {
+      requests.push(request.headers);
+      sentMessages.push(request.data);
+      if (reply !== undefined) request.respond(reply(request.data));
+    }),
+  );
+}
+
+const posted = (): SendReply => ({ ok: true, messageId: "m1" });
+
+function sender(bus: MemoryBus, options: Partial<SenderOptions> = {}) {
+  return createSender({ bus, subjects: names, pipeline: new Pipeline(), timeoutMs: 100, ...options });
+}
+
+describe("createSender (virtual time)", () => {
+  it("asks again when no edge listened, and gets the receipt from an edge that appeared meanwhile (retry at 1000 ms)", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      timer(500)
+        .pipe(mergeMap(() => edge(bus, posted, requests)))
+        .subscribe();
+
+      expectObservable(sender(bus, { retries: 2 })(message)).toBe("1000ms (r|)", { r: { messageId: "m1" } });
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.[SEND_ID_HEADER]).toMatch(uuid);
+  });
+
+  it("waits 1000 ms × attempt between asks: an edge appearing at 1500 ms answers the second retry at 3000 ms", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      timer(1500)
+        .pipe(mergeMap(() => edge(bus, posted, requests)))
+        .subscribe();
+
+      expectObservable(sender(bus, { retries: 2 })(message)).toBe("3000ms (r|)", { r: { messageId: "m1" } });
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("fails at once with SendError no_gateway when no edge listens and retries is 0 (the default)", () => {
+    const scheduler = testScheduler();
+    const lateRequests: Headers[] = [];
+    let outcomes: Outcome[] = [];
+    let outcomesWithDefault: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      outcomes = record(scheduler, sender(bus, { retries: 0 })(message));
+      outcomesWithDefault = record(scheduler, sender(bus)(message));
+      // An edge arriving later must not be asked: nothing is retried.
+      timer(500)
+        .pipe(mergeMap(() => edge(bus, posted, lateRequests)))
+        .subscribe();
+    });
+    expect(lateRequests).toEqual([]);
+    for (const result of [outcomes, outcomesWithDefault]) {
+      expect(result).toHaveLength(1);
+      expect(result[0]).toMatchObject({ kind: "error", at: 0 });
+      const error = result[0]?.kind === "error" ? result[0].error : undefined;
+      expect(error).toBeInstanceOf(SendError);
+      expect(error).toMatchObject({ code: "no_gateway" });
+    }
+  });
+
+  it("fails with no_gateway after the last retry when no edge ever listens (0 + 1000 + 2000 ms)", () => {
+    const scheduler = testScheduler();
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      outcomes = record(scheduler, sender(bus, { retries: 2 })(message));
+    });
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ kind: "error", at: 3000, error: { code: "no_gateway" } });
+    expect(outcomes[0]?.kind === "error" && outcomes[0].error).toBeInstanceOf(SendError);
+  });
+
+  it("retries an edge that never answers with the same send id, then fails with SendError timeout at 100 + 1000 + 100 ms", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    const askedAt: number[] = [];
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, undefined, requests)
+        .pipe(tap(() => askedAt.push(scheduler.now())))
+        .subscribe();
+      outcomes = record(scheduler, sender(bus, { retries: 1, timeoutMs: 100 })(message));
+    });
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ kind: "error", at: 1200, error: { code: "timeout" } });
+    expect(outcomes[0]?.kind === "error" && outcomes[0].error).toBeInstanceOf(SendError);
+    expect(askedAt).toEqual([0, 1100]);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]?.[SEND_ID_HEADER]).toMatch(uuid);
+    expect(requests[1]?.[SEND_ID_HEADER]).toBe(requests[0]?.[SEND_ID_HEADER]);
+  });
+
+  it("gets the receipt from a retry at 1100 ms when the first ask went unanswered, with one send id for both", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      // Loses the first ask (as an answer dropped between servers would be), answers the next.
+      bus.subscribe<OutboundMessage>(sendSubject, { queue: names.sendQueue }).subscribe((request) => {
+        requests.push(request.headers);
+        if (requests.length > 1) request.respond(posted());
+      });
+
+      expectObservable(sender(bus, { retries: 1, timeoutMs: 100 })(message)).toBe("1100ms (r|)", { r: { messageId: "m1" } });
+    });
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.[SEND_ID_HEADER]).toBe(requests[0]?.[SEND_ID_HEADER]);
+  });
+
+  it("waits between asks on the bus scheduler, not the global async scheduler", () => {
+    // Outside `run()` the global scheduler is real time, so only the bus scheduler can end this wait.
+    const scheduler = new VirtualTimeScheduler();
+    const bus = new MemoryBus({ scheduler });
+    const requests: Headers[] = [];
+    const receipts: Array<{ receipt: SendReceipt; at: number }> = [];
+    scheduler.schedule(() => void edge(bus, posted, requests).subscribe(), 500);
+    const subscription = sender(bus, { retries: 1 })(message).subscribe((receipt) => receipts.push({ receipt, at: scheduler.now() }));
+
+    scheduler.flush();
+    subscription.unsubscribe();
+
+    expect(receipts).toEqual([{ receipt: { messageId: "m1" }, at: 1000 }]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it("does not retry an edge's refusal: one request, SendError with the edge's code", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, () => ({ ok: false, code: "rejected", error: "nope" }), requests).subscribe();
+      outcomes = record(scheduler, sender(bus, { retries: 2 })(message));
+    });
+    expect(requests).toHaveLength(1);
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ kind: "error", at: 0, error: { code: "rejected", message: "nope" } });
+    expect(outcomes[0]?.kind === "error" && outcomes[0].error).toBeInstanceOf(SendError);
+  });
+
+  it("does not retry a malformed answer: one request, SendError bad_reply", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      bus
+        .subscribe<OutboundMessage>(sendSubject, { queue: names.sendQueue })
+        .subscribe((request) => {
+          requests.push(request.headers);
+          request.respond({ posted: "maybe" });
+        });
+      outcomes = record(scheduler, sender(bus, { retries: 2 })(message));
+    });
+    expect(requests).toHaveLength(1);
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ kind: "error", at: 0, error: { code: "bad_reply" } });
+  });
+
+  it("does not retry a bus failure other than no responders or timeout (a closed bus), and passes it on unchanged", () => {
+    const scheduler = testScheduler();
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      void bus.close();
+      outcomes = record(scheduler, sender(bus, { retries: 2 })(message));
+    });
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ kind: "error", at: 0 });
+    expect(outcomes[0]?.kind === "error" && outcomes[0].error).toBeInstanceOf(BusClosedError);
+  });
+
+  it("gives each send its own send id", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, posted, requests).subscribe();
+      const send = sender(bus, { retries: 2 });
+
+      expectObservable(send(message)).toBe("(r|)", { r: { messageId: "m1" } });
+      expectObservable(send(message)).toBe("(r|)", { r: { messageId: "m1" } });
+    });
+    const ids = requests.map((headers) => headers[SEND_ID_HEADER]);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id).toMatch(uuid);
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it("subscribing to one send twice asks twice, each time with a fresh send id", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, posted, requests).subscribe();
+      const once = sender(bus)(message);
+
+      expectObservable(once).toBe("(r|)", { r: { messageId: "m1" } });
+      expectObservable(once).toBe("(r|)", { r: { messageId: "m1" } });
+    });
+    expect(new Set(requests.map((headers) => headers[SEND_ID_HEADER])).size).toBe(2);
+  });
+
+  it("runs beforeSend once per send, however many times the request is retried", () => {
+    const scheduler = testScheduler();
+    const stageRuns: string[] = [];
+    const requests: Headers[] = [];
+    const seen: OutboundMessage[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      timer(1500)
+        .pipe(mergeMap(() => edge(bus, posted, requests, seen)))
+        .subscribe();
+      const pipeline = new Pipeline().use(
+        "beforeSend",
+        tap((outbound) => stageRuns.push(outbound.content.text)),
+        mergeMap((outbound) => [{ ...outbound, content: { type: "text" as const, text: `${outbound.content.text}!` } }]),
+      );
+
+      expectObservable(sender(bus, { retries: 2, pipeline })(message)).toBe("3000ms (r|)", { r: { messageId: "m1" } });
+    });
+    expect(stageRuns).toEqual(["on it"]);
+    expect(seen.map((m) => m.content.text)).toEqual(["on it!"]);
+  });
+
+  it("sends each message a beforeSend fan-out emits, in order, each with its own send id", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    const seen: OutboundMessage[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, (m) => ({ ok: true, messageId: m.content.text }), requests, seen).subscribe();
+      const pipeline = new Pipeline().use(
+        "beforeSend",
+        mergeMap((outbound) => from(["a", "b"].map((text) => ({ ...outbound, content: { type: "text" as const, text } })))),
+      );
+
+      expectObservable(sender(bus, { pipeline })(message)).toBe("(ab|)", { a: { messageId: "a" }, b: { messageId: "b" } });
+    });
+    expect(seen.map((m) => m.content.text)).toEqual(["a", "b"]);
+    expect(new Set(requests.map((headers) => headers[SEND_ID_HEADER])).size).toBe(2);
+  });
+
+  it("sends nothing and completes when beforeSend drops the message", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, posted, requests).subscribe();
+      const pipeline = new Pipeline().use("beforeSend", mergeMap(() => EMPTY));
+
+      expectObservable(sender(bus, { retries: 2, pipeline })(message)).toBe("|");
+    });
+    expect(requests).toEqual([]);
+  });
+});
