@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../config/index.js";
+import { agentCommand } from "./commands/agent.js";
 import { bubbleTestCommand } from "./commands/bubbleTest.js";
 import { checkConfigCommand } from "./commands/checkConfig.js";
 import { demoCommand } from "./commands/demo.js";
@@ -29,6 +30,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await devGatewayCommand(rest, io);
       case "check-config":
         return await checkConfigCommand(rest, io);
+      case "agent":
+        return await agentCommand(rest, io);
       case "help":
       case "-h":
       case "--help":

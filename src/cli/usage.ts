@@ -6,6 +6,7 @@ Usage:
   turnstream dev-gateway [--listen HOST:PORT] [--token T]
   turnstream run [--config FILE] [--role all|edge|worker]
   turnstream check-config [--json] FILE
+  turnstream agent [--base-url URL] [--model M] [--mode envelope|sequential]
   turnstream --help | --version
 
 Commands:
@@ -18,6 +19,8 @@ Commands:
                  (in-process bus, no gateway). Stops gracefully on SIGINT/SIGTERM.
   check-config   Validate FILE and print the resolved config with secrets masked,
                  or one line per problem.
+  agent          A reference ACP agent on stdio for [agent] command: replies through
+                 the reply tool of an OpenAI-compatible chat-completions model.
 
 Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad config.
 Docs: docs/config-reference.md, docs/operators.md`;
@@ -66,3 +69,29 @@ A local gateway speaking the OpenAB gateway protocol: brokers connect to ws://HO
 that asks for an ack is acked. GET /health answers ok. The terminal is a chat: a plain line is a
 user message, "/proactive <text>" an unsolicited event, "/id <event_id> [text]" one with a fixed id.
 Defaults come from [dev_gateway] (listen 127.0.0.1:8765). Ctrl-D, SIGINT or SIGTERM stop it.`;
+
+export const agentUsage = `Usage: turnstream agent [options]
+
+A reference ACP agent speaking ACP v1 on stdin/stdout (point a broker's [agent] command at it).
+Each prompt runs a tool-calling loop against an OpenAI-compatible chat-completions endpoint; the
+model replies through the "reply" tool, whose input schema is the envelope.
+
+  --base-url URL        endpoint, e.g. https://api.openai.com/v1   (TURNSTREAM_AGENT_BASE_URL, required)
+  --model NAME          model name                                 (TURNSTREAM_AGENT_MODEL, required)
+  --mode MODE           envelope (default): one openab.turn.v1 envelope per turn, for
+                        [delivery] mode = "structured"; sequential: each reply call sent at
+                        once as openab_message bubbles, for mode = "sequential"
+                                                                   (TURNSTREAM_AGENT_MODE)
+  --max-bubbles N       messages per turn, default 4; match [delivery] max_bubbles
+                                                                   (TURNSTREAM_AGENT_MAX_BUBBLES)
+  --max-bubble-chars N  envelope mode: characters per message, default 1200 (0: no limit);
+                        match [delivery] max_bubble_chars  (TURNSTREAM_AGENT_MAX_BUBBLE_CHARS)
+  --max-steps N         model requests per turn, default 8         (TURNSTREAM_AGENT_MAX_STEPS)
+  --timeout-secs N      per model request, default 120             (TURNSTREAM_AGENT_TIMEOUT_SECS)
+  --system-prompt TEXT  the agent's own instructions               (TURNSTREAM_AGENT_SYSTEM_PROMPT)
+  -h, --help            this help
+
+The API key is read from TURNSTREAM_AGENT_API_KEY only (never a flag). Also read:
+TURNSTREAM_AGENT_LOOKUP (JSON table for the demo "lookup" tool), TURNSTREAM_AGENT_SCHEMA,
+TURNSTREAM_AGENT_SILENT_TOKEN, LOG_LEVEL (default warn; logs go to stderr).
+Exit 0 when stdin ends or on SIGINT/SIGTERM; 2 on bad settings. Docs: docs/agents.md`;

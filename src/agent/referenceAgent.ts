@@ -1,0 +1,122 @@
+import { randomUUID } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { rpcErrorCodes, RpcError } from "../acp/jsonRpc.js";
+import { packageVersion } from "../version.js";
+import { AgentConnection } from "./agentConnection.js";
+import type { AgentSettings } from "./agentSettings.js";
+import { chatCompletions, type ChatMessage, type ChatModel } from "./chatCompletions.js";
+import { closeOpenToolCalls, HISTORY_TURNS, promptText } from "./conversation.js";
+import { ModelRequestError } from "./errors.js";
+import { replyPromptAppendix } from "./replyPrompt.js";
+import { runReplyTurn } from "./replyTurn.js";
+
+export interface ReferenceAgentOptions {
+  /** The client's messages (stdin). */
+  readonly input: Readable;
+  /** The agent's messages (stdout): nothing else may be written there. */
+  readonly output: Writable;
+  readonly settings: AgentSettings;
+  /** Writes to stderr in the CLI: stdout is the ACP channel. */
+  readonly logger: Logger;
+  /** The model; an OpenAI-compatible chat-completions client for `settings` unless given. */
+  readonly model?: ChatModel;
+}
+
+export interface ReferenceAgent {
+  /** Resolves when the client's input ended. */
+  readonly closed: Promise<void>;
+  /** Cancels every running turn (each answers `cancelled`). */
+  cancelAll(): void;
+}
+
+interface Session {
+  /** Past turns, oldest first, each a complete exchange the API accepts. */
+  readonly turns: ChatMessage[][];
+  running?: AbortController;
+}
+
+const promptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(z.unknown()) });
+const cancelParams = z.looseObject({ sessionId: z.string() });
+
+/**
+ * turnstream's reference ACP agent (the agent side of ACP v1): `initialize`, `session/new`,
+ * `session/prompt` (one tool-calling loop against the model, see `runReplyTurn`), `session/cancel`;
+ * replies through the `reply` tool in `settings.mode`. Sessions live in memory only.
+ */
+export function serveReferenceAgent(options: ReferenceAgentOptions): ReferenceAgent {
+  const { settings, logger } = options;
+  const model = options.model ?? chatCompletions(settings);
+  const connection = new AgentConnection({ input: options.input, output: options.output, logger });
+  const sessions = new Map<string, Session>();
+  const system: ChatMessage = {
+    role: "system",
+    content: `${settings.systemPrompt}\n\n${replyPromptAppendix({ mode: settings.mode, maxBubbles: settings.maxBubbles, maxBubbleChars: settings.maxBubbleChars })}`,
+  };
+
+  connection
+    .onRequest("initialize", () => ({
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+      agentInfo: { name: "turnstream-agent", title: "turnstream reference agent", version: packageVersion() },
+      authMethods: [],
+    }))
+    .onRequest("session/new", () => {
+      const sessionId = `turnstream-agent-${randomUUID()}`;
+      sessions.set(sessionId, { turns: [] });
+      return { sessionId };
+    })
+    .onRequest("session/prompt", async (params) => {
+      const parsed = promptParams.safeParse(params);
+      if (!parsed.success) throw new RpcError(rpcErrorCodes.invalidParams, "Invalid params");
+      const { sessionId, prompt } = parsed.data;
+      const session = sessions.get(sessionId);
+      if (session === undefined) throw new RpcError(rpcErrorCodes.resourceNotFound, "Resource not found", { sessionId });
+      if (session.running !== undefined) throw new RpcError(rpcErrorCodes.invalidRequest, "a prompt is already running in this session");
+
+      const turn = new AbortController();
+      session.running = turn;
+      const transcript: ChatMessage[] = [{ role: "user", content: promptText(prompt) }];
+      try {
+        const stopReason = await runReplyTurn([system, ...session.turns.flat()], transcript, {
+          mode: settings.mode,
+          maxBubbles: settings.maxBubbles,
+          maxBubbleChars: settings.maxBubbleChars,
+          maxSteps: settings.maxSteps,
+          schema: settings.schema,
+          silentToken: settings.silentToken,
+          lookupTable: settings.lookupTable,
+          model,
+          sessionId,
+          send: (method, body) => connection.notify(method, body),
+          signal: turn.signal,
+          logger,
+        });
+        return { stopReason };
+      } catch (err) {
+        // ACP: a cancelled turn answers `cancelled`, even when cancelling made the work throw.
+        if (turn.signal.aborted) return { stopReason: "cancelled" };
+        if (err instanceof ModelRequestError) {
+          logger.error({ sessionId, reason: err.problem, status: err.status, detail: err.detail }, "model request failed");
+          throw new RpcError(rpcErrorCodes.internalError, err.message);
+        }
+        throw err;
+      } finally {
+        session.running = undefined;
+        session.turns.push(closeOpenToolCalls(transcript, "not run: the turn ended first."));
+        session.turns.splice(0, Math.max(0, session.turns.length - HISTORY_TURNS));
+      }
+    })
+    .onNotification("session/cancel", (params) => {
+      const parsed = cancelParams.safeParse(params);
+      if (parsed.success) sessions.get(parsed.data.sessionId)?.running?.abort();
+    });
+
+  return {
+    closed: connection.closed,
+    cancelAll: () => {
+      for (const session of sessions.values()) session.running?.abort();
+    },
+  };
+}
