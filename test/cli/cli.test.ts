@@ -184,6 +184,15 @@ describe("turnstream run", () => {
     expect(result.stderr).toContain("--role all");
   });
 
+  it("--role worker with a NATS server it cannot reach exits 1, naming the URL without its credentials", async () => {
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const file = configFile("unreachable-nats.toml", '[bus]\nurl = "nats://127.0.0.1:1"\ntoken = "s3cret-token"\n');
+    const result = await runTurnstream(["run", "--role", "worker", "--config", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^turnstream: cannot connect to NATS at nats:\/\/127\.0\.0\.1:1/m);
+    expect(result.stderr + result.stdout).not.toContain("s3cret-token");
+  });
+
   it("an unknown --role is refused with exit 2", async () => {
     const result = await runTurnstream(["run", "--role", "boss"]);
     expect(result.code).toBe(2);

@@ -195,6 +195,39 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
   }, 180_000);
 });
 
+describe.skipIf(!available)("a worker cut off from NATS", () => {
+  let server: NatsServer | undefined;
+  let cluster: Cluster | undefined;
+  afterEach(async () => {
+    await cluster?.stop();
+    await server?.stop();
+  });
+
+  it("stops consuming once its leases are overdue, reconnects, rejoins, and answers what arrived meanwhile", async () => {
+    server = await startNatsServer();
+    const ttlMs = 2_000;
+    cluster = await Cluster.start({ natsUrl: server.url, bus: { prefix: "outage", lease_ttl_secs: ttlMs / 1000 }, config: followup });
+    await cluster.add("edge");
+    const worker = await cluster.add("worker");
+    expect(await until(() => held(worker).size === 16, 20_000)).toBe(true);
+    cluster.gateway.broadcast(sessionEvent(1, 0));
+    await cluster.replyCount(1, 20_000);
+
+    // Down for longer than the lease TTL: the worker must let go of every partition on its own.
+    const outage = server.restart({ downMs: 2 * ttlMs });
+    expect(await until(() => held(worker).size === 0, 4 * ttlMs)).toBe(true);
+    expect(cluster.logged("partition lease lost").every((line) => line.reason === "renew_overdue" || line.reason === "expired")).toBe(true);
+    // Events the gateway sends during the outage wait in the edge's queue retry.
+    cluster.gateway.broadcast(sessionEvent(1, 1));
+    cluster.gateway.broadcast(sessionEvent(2, 0));
+    await outage;
+
+    expect(await until(() => held(worker).size === 16, 30_000)).toBe(true);
+    const replies = await cluster.replyCount(3, 60_000);
+    expect(replies.map((reply) => reply.content.text).sort()).toEqual(["s1-e0", "s1-e1", "s2-e0"]);
+  }, 120_000);
+});
+
 /** Partitions a worker holds now, from its lease log lines. */
 function held(worker: { logs: Record<string, unknown>[] }): Set<number> {
   const owned = new Set<number>();

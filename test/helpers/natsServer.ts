@@ -30,9 +30,10 @@ export interface NatsServer {
   stop(): Promise<void>;
   /**
    * Stops the server and starts it again on the same port with the same arguments and JetStream
-   * store (streams, consumers and KV survive), resolving once it accepts clients again.
+   * store (streams, consumers and KV survive), resolving once it accepts clients again. With
+   * `downMs`, the server stays down that long first (an outage rather than a blip).
    */
-  restart(): Promise<void>;
+  restart(options?: { downMs?: number }): Promise<void>;
 }
 
 export interface NatsServerOptions {
@@ -70,8 +71,9 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       await current.kill();
       rmSync(storeDir, { recursive: true, force: true });
     },
-    async restart() {
+    async restart({ downMs = 0 } = {}) {
       await current.kill();
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       // The old listener's port is normally free at once; give a slow machine a few tries.
       for (let attempt = 1; ; attempt += 1) {
         try {
