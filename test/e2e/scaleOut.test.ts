@@ -160,6 +160,30 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
     expect(cluster.replies).toHaveLength(3);
   }, 120_000);
 
+  it("a worker that takes over a session's partition resumes the session with session/load", async () => {
+    cluster = await Cluster.start({ natsUrl: server.url, bus: { prefix: "resume", lease_ttl_secs: 3 }, config: followup, agentEnv: { LOAD_SESSION: "1" } });
+    await cluster.add("edge");
+    const first = await cluster.add("worker");
+    expect(await until(() => held(first).size === 16, 20_000)).toBe(true);
+    cluster.gateway.broadcast(sessionEvent(5, 0));
+    await cluster.replyCount(1, 20_000);
+    const created = cluster.agentEvents().filter((line) => line.startsWith("new "));
+    expect(created).toHaveLength(1);
+    const sessionId = created[0]!.slice("new ".length);
+
+    // A second worker joins, the first leaves gracefully: every partition moves to the second.
+    const second = await cluster.add("worker");
+    expect(await first.stop()).toBe(0);
+    expect(await until(() => held(second).size === 16, 30_000)).toBe(true);
+
+    cluster.gateway.broadcast(sessionEvent(5, 1));
+    await cluster.replyCount(2, 30_000);
+    expect(cluster.replies.map((reply) => reply.content.text)).toEqual(["s5-e0", "s5-e1"]);
+    // The second worker's agent resumed the first one's session from the shared store.
+    expect(cluster.agentEvents()).toContain(`load ${sessionId}`);
+    expect(cluster.agentEvents().filter((line) => line.startsWith("new "))).toHaveLength(1);
+  }, 120_000);
+
   it("nats-server restarted during traffic: edges and workers reconnect, no event accepted by JetStream is lost", async () => {
     cluster = await Cluster.start({ natsUrl: server.url, bus: { prefix: "restart" }, config: followup, agentEnv: {} });
     await cluster.add("edge");
