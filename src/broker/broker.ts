@@ -121,7 +121,9 @@ export class Broker {
   readonly #send: Send;
   readonly #inFlight = new BehaviorSubject(0);
   /** Turns running per partition, for draining a partition before its lease is handed on. */
-  readonly #running = new BehaviorSubject<ReadonlyMap<number, number>>(new Map());
+  readonly #running = new Map<number, number>();
+  /** A partition whose last running turn just finished. */
+  readonly #partitionIdle = new Subject<number>();
   #intake: PartitionIntake<GatewayEvent> | undefined;
   readonly #settled = new Subject<SettledTurn>();
   /** Every turn this worker finished, as it finishes (after its delivery and ack). */
@@ -267,7 +269,8 @@ export class Broker {
    */
   drainPartition(partition: number): Promise<void> {
     this.#intake?.drain(partition);
-    return firstValueFrom(this.#running.pipe(filter((running) => (running.get(partition) ?? 0) === 0), map(() => undefined)));
+    if (!this.#running.has(partition)) return Promise.resolve();
+    return firstValueFrom(this.#partitionIdle.pipe(filter((idle) => idle === partition), map(() => undefined)), { defaultValue: undefined });
   }
 
   #consumeTurns(): Observable<never> {
@@ -432,11 +435,13 @@ export class Broker {
   }
 
   #countRunning(partition: number, delta: number): void {
-    const running = new Map(this.#running.value);
-    const count = (running.get(partition) ?? 0) + delta;
-    if (count === 0) running.delete(partition);
-    else running.set(partition, count);
-    this.#running.next(running);
+    const count = (this.#running.get(partition) ?? 0) + delta;
+    if (count > 0) {
+      this.#running.set(partition, count);
+      return;
+    }
+    this.#running.delete(partition);
+    this.#partitionIdle.next(partition);
   }
 }
 

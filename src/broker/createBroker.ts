@@ -12,7 +12,7 @@ import { settingsFromConfig } from "../../operators/triage/triageSettings.js";
 import { sweepTriage, TRIAGE_SWEEP_INTERVAL_MS } from "../../operators/triage/triageSweep.js";
 import type { TriageStore } from "../../operators/triage/triageStore.js";
 import { MemoryDedupeStore, type DedupeStore } from "../state/dedupeStore.js";
-import { MemoryDeliveryLedger, type DeliveryLedger } from "../state/deliveryLedger.js";
+import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
 import { createAgentTurnHandler } from "./agentTurnHandler.js";
@@ -76,7 +76,11 @@ export interface BrokerState {
   /** Absent: `<state_dir>/sessions.json`. */
   readonly sessions?: SessionStore;
   readonly dedupe: DedupeStore;
-  readonly ledger: DeliveryLedger;
+  /**
+   * Absent on the embedded bus: nothing outlives the process there, so no event can come back
+   * after its turn completed, and a ledger in the same memory would know nothing a restart needs.
+   */
+  readonly ledger?: DeliveryLedger;
 }
 
 /** Wires a broker's parts: the session pool and turn handler (workers), the gateway connector (edges), triage and its sweep. */
@@ -124,7 +128,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     pipeline: options.pipeline ?? new Pipeline(),
     role,
     turnHandler,
-    ...(state === undefined ? {} : { ledger: state.ledger }),
+    ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
     ...(assembly.onStart === undefined ? {} : { onStart: assembly.onStart }),
     ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),
@@ -147,7 +151,6 @@ function memoryState(config: Config): BrokerState {
   return {
     triage: new MemoryTriageStore(),
     dedupe: new MemoryDedupeStore(new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max })),
-    ledger: new MemoryDeliveryLedger(),
   };
 }
 
