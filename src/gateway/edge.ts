@@ -1,4 +1,4 @@
-import { catchError, concatMap, EMPTY, from, map, mergeMap, of, shareReplay, Subject, Subscription, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
+import { catchError, EMPTY, from, map, mergeMap, of, shareReplay, Subject, Subscription, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
 import type { Logger } from "pino";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
@@ -55,8 +55,10 @@ export function runEdge(options: EdgeOptions): Edge {
         return EMPTY;
       }),
       debounceInbound({ debounceMs: options.inbound.debounce_ms, byPlatform: options.inbound.debounce_by_platform, scheduler: options.scheduler }),
-      // One at a time: events of a session reach the turn stream in the order the gateway sent them.
-      concatMap((event) => from(options.submit(event)).pipe(catchError(() => EMPTY))), // submit logs its own rejection
+      // Pipelined: each submit issues its append as it is called, so events reach the turn stream in
+      // the order the gateway sent them while up to `maxQueueing` acks are outstanding (one round
+      // trip per event would cap an edge at a few thousand events a second on NATS).
+      mergeMap((event) => from(options.submit(event)).pipe(catchError(() => EMPTY)), maxQueueing), // submit logs its own rejection
     )
     .subscribe({ complete: () => drained(), error: () => drained() });
 
@@ -88,6 +90,9 @@ export function runEdge(options: EdgeOptions): Edge {
     responder,
   };
 }
+
+/** Events an edge may be queueing at once (appended, ack outstanding). */
+const maxQueueing = 256;
 
 /** How many send answers an edge remembers for retries (oldest forgotten first). */
 const answeredSendsKept = 10_000;

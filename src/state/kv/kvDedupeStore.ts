@@ -1,7 +1,7 @@
 import type { KV } from "@nats-io/kv";
 import { claimStep, commitStep, type DedupeRecord, isDedupeRecord, releaseStep } from "../dedupeRecord.js";
 import type { Claim, DedupeStore } from "../dedupeStore.js";
-import { casUpdate, type RecordBucket } from "./storedRecord.js";
+import { casUpdate, KnownRecords, type RecordBucket } from "./storedRecord.js";
 
 /**
  * Inbound dedupe in a NATS KV bucket shared by every worker: one `{ state, owner, at }` record per
@@ -14,7 +14,7 @@ export class KvDedupeStore implements DedupeStore {
   readonly #ttlMs: number;
 
   constructor(kv: KV, options: { readonly ttlMs: number }) {
-    this.#bucket = { kv, store: "dedupe", isValue: isDedupeRecord };
+    this.#bucket = { kv, store: "dedupe", known: new KnownRecords(), isValue: isDedupeRecord };
     this.#ttlMs = options.ttlMs;
   }
 

@@ -1,7 +1,7 @@
 import type { KV } from "@nats-io/kv";
 import type { DeliveryLedger } from "../deliveryLedger.js";
 import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../ledgerRecord.js";
-import { casUpdate, type RecordBucket } from "./storedRecord.js";
+import { casUpdate, KnownRecords, type RecordBucket } from "./storedRecord.js";
 
 /**
  * The delivery ledger in a NATS KV bucket shared by every worker; every change is a
@@ -12,7 +12,7 @@ export class KvDeliveryLedger implements DeliveryLedger {
   readonly #bucket: RecordBucket<LedgerRecord>;
 
   constructor(kv: KV) {
-    this.#bucket = { kv, store: "ledger", isValue: isLedgerRecord };
+    this.#bucket = { kv, store: "ledger", known: new KnownRecords(), isValue: isLedgerRecord };
   }
 
   begin(key: string, nowMs: number): Promise<LedgerRecord | undefined> {

@@ -34,6 +34,23 @@ describe.skipIf(!natsServerAvailable())("KvDeliveryLedger", () => {
     await expect(workers[1]?.begin("k", 3)).resolves.toMatchObject({ delivered: 9 });
   });
 
+  it("writes over its own last write without reading, yet never over another worker's newer one", async () => {
+    const { name, kv } = await nats.bucket();
+    const [mine, theirs] = await Promise.all([1, 2].map(async () => new KvDeliveryLedger(await nats.open(await nats.connect(), name))));
+    if (mine === undefined || theirs === undefined) throw new Error("two workers expected");
+    await expect(mine.begin("k", 1)).resolves.toBeUndefined(); // created without a read
+    const afterBegin = (await kv.get(kvKey("k")))?.revision;
+    await mine.delivered("k", 1, 2); // over its own write
+    expect((await kv.get(kvKey("k")))?.revision).toBe((afterBegin ?? 0) + 1);
+    // Another worker moves the record on; this worker's knowledge is stale now.
+    await theirs.delivered("k", 4, 3);
+    await mine.complete("k", 4);
+    expect((await kv.get(kvKey("k")))?.json()).toMatchObject({ state: "complete", delivered: 4, attempts: 1 });
+    // A begin on a key another worker created reads it, however it guessed.
+    await theirs.begin("fresh-elsewhere", 5);
+    await expect(mine.begin("fresh-elsewhere", 6)).resolves.toMatchObject({ state: "started", attempts: 1 });
+  });
+
   it("rejects with a StateStoreError when a stored record has an unknown shape", async () => {
     const { kv } = await nats.bucket();
     await kv.put(kvKey("k"), JSON.stringify({ state: "started", attempts: "1" }));
