@@ -25,8 +25,16 @@ export type Claim = "claimed" | "duplicate" | "inflight";
 export class InboundDedupe {
   readonly #ttlMs: number;
   readonly #max: number;
-  /** Committed keys → when last seen; Map order is LRU order (oldest first). */
-  readonly #seen = new Map<string, number>();
+  /** Committed keys → when last seen, and the number of the touch that said so. */
+  readonly #seen = new Map<string, { readonly at: number; readonly touch: number }>();
+  /**
+   * Touches, oldest first (from `#head`): the LRU order. A key touched again leaves a stale entry
+   * behind, skipped on eviction. (Not the Map's own order: taking its first key walks every slot
+   * deleted before it, which costs microseconds per eviction once it has churned.)
+   */
+  #order: { readonly key: string; readonly touch: number }[] = [];
+  #head = 0;
+  #touches = 0;
   /** In-flight keys → their owner (`undefined`: claimed without one). */
   readonly #inflight = new Map<string, string | undefined>();
 
@@ -37,7 +45,7 @@ export class InboundDedupe {
 
   claim(key: string, nowMs: number, owner?: string): Claim {
     if (this.#inflight.has(key)) return owner !== undefined && this.#inflight.get(key) === owner ? "claimed" : "inflight";
-    const seenAt = this.#seen.get(key);
+    const seenAt = this.#seen.get(key)?.at;
     if (seenAt !== undefined && nowMs - seenAt < this.#ttlMs) {
       this.#touch(key, nowMs); // a redelivery extends the window
       return "duplicate";
@@ -51,10 +59,12 @@ export class InboundDedupe {
     this.#inflight.delete(key);
     if (this.#ttlMs <= 0 || this.#max <= 0) return;
     this.#touch(key, nowMs);
-    while (this.#seen.size > this.#max) {
-      const oldest = this.#seen.keys().next().value as string;
-      this.#seen.delete(oldest);
+    while (this.#seen.size > this.#max && this.#head < this.#order.length) {
+      const oldest = this.#order[this.#head] as { key: string; touch: number };
+      this.#head += 1;
+      if (this.#seen.get(oldest.key)?.touch === oldest.touch) this.#seen.delete(oldest.key);
     }
+    this.#compact();
   }
 
   /** Frees an in-flight key; with an `owner`, only if that owner claimed it. */
@@ -64,7 +74,7 @@ export class InboundDedupe {
 
   /** Whether `key` is committed and fresh, without refreshing it. */
   peek(key: string, nowMs: number): boolean {
-    const seenAt = this.#seen.get(key);
+    const seenAt = this.#seen.get(key)?.at;
     return seenAt !== undefined && nowMs - seenAt < this.#ttlMs;
   }
 
@@ -73,7 +83,15 @@ export class InboundDedupe {
   }
 
   #touch(key: string, nowMs: number): void {
-    this.#seen.delete(key);
-    this.#seen.set(key, nowMs);
+    const touch = ++this.#touches;
+    this.#seen.set(key, { at: nowMs, touch });
+    this.#order.push({ key, touch });
+  }
+
+  /** Drops consumed and stale touches once they make up most of the order. */
+  #compact(): void {
+    if (this.#order.length - this.#head <= 2 * this.#seen.size + 1024 && this.#head < 1024) return;
+    this.#order = this.#order.slice(this.#head).filter(({ key, touch }) => this.#seen.get(key)?.touch === touch);
+    this.#head = 0;
   }
 }

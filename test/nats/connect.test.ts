@@ -30,7 +30,7 @@ describe("natsConnectOptions", () => {
 
   it("maps a nats:// URL to one server, reconnecting forever, with a connection name", () => {
     const options = natsConnectOptions(bus({ url: "nats://nats.internal:4333" }));
-    expect(options).toMatchObject({ servers: "nats.internal:4333", name: "turnstream", maxReconnectAttempts: -1, reconnectTimeWait: RECONNECT_TIME_WAIT_MS });
+    expect(options).toMatchObject({ servers: "nats.internal:4333", name: "turnstream", maxReconnectAttempts: -1, reconnectTimeWait: RECONNECT_TIME_WAIT_MS, noAsyncTraces: true });
     expect(options.tls).toBeUndefined();
     expect(options.token ?? options.user ?? options.pass ?? options.authenticator).toBeUndefined();
     expect(natsConnectOptions(bus({ url: "nats://h:1" }), "turnstream-worker-2").name).toBe("turnstream-worker-2");

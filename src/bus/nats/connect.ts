@@ -26,6 +26,9 @@ export function natsConnectOptions(bus: BusConfig, name = DEFAULT_CONNECTION_NAM
     ...(url.protocol === "tls:" ? { tls: {} } : {}),
     ...credentials(bus, url),
     maxReconnectAttempts: -1,
+    // No stack trace captured per request: at thousands of requests a second it was the largest
+    // cost in the client (profiled: ~14% of CPU); our errors carry the subject instead.
+    noAsyncTraces: true,
     reconnectTimeWait: RECONNECT_TIME_WAIT_MS,
     pingInterval: PING_INTERVAL_MS,
     maxPingOut: MAX_PINGS_OUT,
