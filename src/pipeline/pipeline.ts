@@ -55,6 +55,9 @@ export class Pipeline {
 
   /** Runs one value through a stage. Errors are wrapped in `StageError` naming the stage. */
   run<S extends StageName>(stage: S, value: StageValues[S]): Observable<StageValues[S]> {
+    assertStageName(stage);
+    // An empty stage is the identity: no operator chain per value on the hot path.
+    if (this.#operators[stage].length === 0) return of(value);
     return of(value).pipe(
       this.operator(stage),
       catchError((cause: unknown) => throwError(() => new StageError(stage, { cause }))),
