@@ -1,0 +1,38 @@
+// The benchmarks' gateway, in a process of its own — as OpenAB's gateway is — so that building,
+// writing, reading and acking frames does not compete with the broker under test for its event
+// loop: a DevGateway on loopback that broadcasts event frames when told (one, or a batch of
+// pre-built ones as fast as its socket takes them), acks every reply at once and reports each
+// reply's arrival time. Started by bench/lib/remoteGateway.ts with an IPC channel; not run by hand.
+import { DevGateway } from "../src/devgateway/devGateway.js";
+import type { GatewayCommand, GatewayReport } from "./lib/gatewayProtocol.js";
+import { gatewayFrame } from "./lib/gatewayFrames.js";
+
+const report = (message: GatewayReport) => process.send?.(message);
+
+const gateway = await DevGateway.start();
+gateway.connections.subscribe((count) => report({ kind: "connections", count }));
+gateway.received.subscribe((received) => {
+  if (received.kind !== "reply") return;
+  const atNs = process.hrtime.bigint();
+  report({ kind: "reply", channel: received.frame.channel.id, text: received.frame.content.text, atNs: String(atNs) });
+});
+process.on("message", (command: GatewayCommand) => {
+  switch (command.kind) {
+    case "stop":
+      void gateway.close().then(() => process.exit(0));
+      return;
+    case "broadcast":
+      gateway.broadcast(command.frame);
+      return;
+    case "feed": {
+      const frames = Array.from({ length: command.count }, (_, i) => gatewayFrame(command.from + i, command.mix));
+      const firstSentNs = process.hrtime.bigint();
+      for (const frame of frames) gateway.broadcast(frame);
+      const lastSentNs = process.hrtime.bigint();
+      report({ kind: "fed", firstSentNs: String(firstSentNs), lastSentNs: String(lastSentNs) });
+      return;
+    }
+  }
+});
+process.on("disconnect", () => process.exit(0));
+report({ kind: "ready", url: gateway.url });

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pino } from "pino";
+import { connectBroker, type Broker } from "../../src/index.js";
+
+/** The compiled stamp agent (bench/agents/stampAgent.ts), next to this file's directory in dist-bench. */
+export const stampAgentPath = fileURLToPath(new URL("../agents/stampAgent.js", import.meta.url));
+
+export interface AgentBrokerOptions {
+  readonly gatewayUrl: string;
+  /** `[delivery]` keys. */
+  readonly delivery: Record<string, unknown>;
+  readonly nats?: { readonly url: string; readonly prefix: string };
+}
+
+export interface AgentBroker {
+  readonly broker: Broker;
+  stop(): Promise<void>;
+}
+
+/**
+ * A broker whose turns run on the default turn handler — the ACP session pool, with the stamp
+ * agent as the agent process — in the `[delivery]` mode given; role "all" on the embedded bus, or
+ * over NATS.
+ */
+export async function startAgentBroker(options: AgentBrokerOptions): Promise<AgentBroker> {
+  const dir = mkdtempSync(join(tmpdir(), "turnstream-bench-"));
+  const broker = await connectBroker({
+    config: {
+      gateway: { url: options.gatewayUrl, allow_all_users: true, allow_all_channels: true },
+      agent: { command: process.execPath, args: [stampAgentPath], working_dir: dir },
+      pool: { state_dir: dir, max_sessions: 16, shutdown_grace_secs: 1 },
+      delivery: options.delivery,
+      queue: { mode: "followup", debounce_ms: 0 },
+      ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),
+    },
+    logger: pino({ level: "silent" }),
+    role: "all",
+  });
+  await broker.start();
+  return {
+    broker,
+    stop: async () => {
+      await broker.stop({ graceMs: 1_000 });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

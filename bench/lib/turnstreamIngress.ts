@@ -1,0 +1,73 @@
+import { pino } from "pino";
+import { EMPTY, filter, ignoreElements, map, take, type Observable } from "rxjs";
+import { settingsFromConfig, triage, type TriageStore } from "../../operators/index.js";
+import { connectBroker, MemoryTriageStore, NatsBus, openSharedState, Pipeline, type Broker, type Role, type TurnHandler } from "../../src/index.js";
+import { ingressGatewayConfig } from "./gatewayFrames.js";
+import { SettleCounter } from "./settleCounter.js";
+
+/** `[triage]` as a deployment that lets reminders through would set it (the config's defaults, enabled). */
+export const TRIAGE_CONFIG = { enabled: true, timezone: "UTC", cooldown_secs: 900, daily_cap: 8, dedupe_window_secs: 3600 } as const;
+
+export interface IngressSubject {
+  readonly settled: SettleCounter;
+  readonly broker?: Broker;
+  stop(): Promise<void>;
+}
+
+export interface TurnstreamIngressOptions {
+  /** The gateway to connect to (edge and all roles). */
+  readonly gatewayUrl?: string;
+  /** Absent: the embedded bus. */
+  readonly nats?: { readonly url: string; readonly prefix: string };
+  /** Default "all". */
+  readonly role?: Role;
+  /** While it is false, turns wait (the scale benchmark fills the stream first); absent: turns never wait. */
+  readonly gate?: Observable<boolean>;
+}
+
+/**
+ * turnstream as the ingress benchmarks run it: its own gateway connector and edge (parse, skip
+ * rules, trust gate, inbound debounce at 0 ms), the turn stream (embedded bus, or JetStream), the
+ * worker's per-session lanes in `followup` mode (queue cap raised to 1,000 so no burst is
+ * dropped) with the delivery ledger on NATS (none on the embedded bus), triage of proactive events — the library's `triage` operator
+ * at the `beforeDispatch` stage, on the in-memory store (embedded) or the shared KV bucket (NATS)
+ * — and an instant in-process agent: a turn handler that completes at once. Events are counted as
+ * the broker reports them settled (acked).
+ */
+export async function startTurnstreamIngress(options: TurnstreamIngressOptions): Promise<IngressSubject> {
+  const role = options.role ?? "all";
+  const settled = new SettleCounter();
+  let store: TriageStore = new MemoryTriageStore();
+  const settings = settingsFromConfig(TRIAGE_CONFIG);
+  const pipeline = new Pipeline().use("beforeDispatch", (events) =>
+    events.pipe(
+      triage({ settings, store }),
+      filter((decision) => decision.verdict.decision === "wake"),
+      map((decision) => decision.event),
+    ),
+  );
+  const gate = options.gate;
+  const instantAgent: TurnHandler = gate === undefined ? () => EMPTY : () => gate.pipe(filter(Boolean), take(1), ignoreElements());
+  const broker: Broker = await connectBroker({
+    config: {
+      ...(options.gatewayUrl === undefined ? {} : { gateway: ingressGatewayConfig(options.gatewayUrl) }),
+      queue: { mode: "followup", debounce_ms: 0, cap: 1_000 },
+      inbound: { debounce_ms: 0 },
+      ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),
+    },
+    logger: pino({ level: "silent" }),
+    role,
+    ...(role === "edge" ? {} : { pipeline, turnHandler: instantAgent }),
+  });
+  if (role !== "edge" && broker.bus instanceof NatsBus) store = (await openSharedState(broker.bus.connection, broker.config)).triage;
+  const counting = broker.settledTurns.subscribe(() => settled.tick());
+  await broker.start();
+  return {
+    settled,
+    broker,
+    stop: async () => {
+      await broker.stop({ graceMs: 0 });
+      counting.unsubscribe();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { numberAt, type BenchResults } from "./benchResults.js";
+
+/** One row of the targets table: the issue's goal, what was measured, and whether it was met. */
+export interface TargetRow {
+  readonly measure: string;
+  readonly target: string;
+  readonly actual: string;
+  readonly status: "met" | "missed" | "report" | "not run";
+}
+
+interface Goal {
+  readonly measure: string;
+  readonly benchmark: string;
+  readonly path: string;
+  /** Absent: reported without a target. */
+  readonly target?: { readonly op: "≥" | "≤"; readonly value: number };
+  readonly format: (value: number) => string;
+  /** Shown after the actual value, e.g. the p50 next to a p99. */
+  readonly context?: { readonly path: string; readonly format: (value: number) => string };
+}
+
+const perSecond = (n: number) => `${Math.round(n).toLocaleString("en-US")} events/s`;
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+const bytes = (n: number) => `${Math.round(n).toLocaleString("en-US")} B`;
+const times = (n: number) => `${n.toFixed(2)}×`;
+
+/** The issue's targets (#11), in its order. */
+export const GOALS: readonly Goal[] = [
+  { measure: "Ingress, embedded bus", benchmark: "ingress-embedded", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 50_000 }, format: perSecond },
+  { measure: "Ingress, naive baseline (same machine, same run)", benchmark: "ingress-embedded", path: "baseline.eventsPerSecond", format: perSecond },
+  { measure: "Ingress, turnstream ÷ baseline", benchmark: "ingress-embedded", path: "ratio", target: { op: "≥", value: 1 }, format: times },
+  { measure: "Ingress through JetStream", benchmark: "ingress-nats", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 10_000 }, format: perSecond },
+  {
+    measure: "Bubble overhead p99, embedded",
+    benchmark: "bubble-overhead",
+    path: "embedded.p99",
+    target: { op: "≤", value: 2 },
+    format: ms,
+    context: { path: "embedded.p50", format: (n) => `p50 ${ms(n)}` },
+  },
+  {
+    measure: "Bubble overhead p99, NATS",
+    benchmark: "bubble-overhead",
+    path: "nats.p99",
+    target: { op: "≤", value: 10 },
+    format: ms,
+    context: { path: "nats.p50", format: (n) => `p50 ${ms(n)}` },
+  },
+  {
+    measure: "Pacing absolute error p99 (bubble_delay_ms 400)",
+    benchmark: "pacing",
+    path: "absoluteError.p99",
+    target: { op: "≤", value: 5 },
+    format: ms,
+    context: { path: "absoluteError.p50", format: (n) => `p50 ${ms(n)}` },
+  },
+  {
+    measure: "Heap per tracked idle conversation (triage + dedupe)",
+    benchmark: "memory",
+    path: "perConversation.total",
+    target: { op: "≤", value: 1024 },
+    format: bytes,
+    context: { path: "per10kConversations", format: (n) => `${n.toFixed(2)} MiB per 10,000` },
+  },
+  { measure: "Heap per idle pooled session (agent process excluded)", benchmark: "memory", path: "perIdlePooledSession", format: bytes },
+];
+
+export function targetRows(results: BenchResults): TargetRow[] {
+  return GOALS.map((goal) => {
+    const result = results.benchmarks[goal.benchmark]?.result;
+    const value = numberAt(result, goal.path);
+    const target = goal.target === undefined ? "—" : `${goal.target.op} ${goal.format(goal.target.value)}`;
+    if (value === undefined) return { measure: goal.measure, target, actual: "—", status: "not run" };
+    const context = goal.context === undefined ? undefined : numberAt(result, goal.context.path);
+    const actual = goal.format(value) + (context === undefined || goal.context === undefined ? "" : ` (${goal.context.format(context)})`);
+    if (goal.target === undefined) return { measure: goal.measure, target, actual, status: "report" };
+    const met = goal.target.op === "≥" ? value >= goal.target.value : value <= goal.target.value;
+    return { measure: goal.measure, target, actual, status: met ? "met" : "missed" };
+  });
+}
