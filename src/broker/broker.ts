@@ -302,15 +302,16 @@ export class Broker {
   }
 
   /**
-   * A lane's batch as turns: consecutive messages collected into one turn (OpenClaw's collect
-   * prompt when there are several, or when the cap dropped some), control commands each alone.
+   * A lane's batch as turns: consecutive human messages collected into one turn (OpenClaw's
+   * collect prompt when there are several, or when the cap dropped some); control commands and
+   * proactive events each alone — triage has to judge every proactive event on its own.
    */
   #runBatch(batch: LaneBatch<Intake>): Observable<never> {
+    const alone = (item: Intake) => item.message.data.proactive === true || isControlCommand(item.message.data.content.text);
     const turns: Intake[][] = [];
     for (const item of batch.items) {
-      const control = isControlCommand(item.message.data.content.text);
       const last = turns[turns.length - 1];
-      if (control || last === undefined || isControlCommand(last[0]?.message.data.content.text ?? "")) turns.push([item]);
+      if (alone(item) || last === undefined || alone(last[0] as Intake)) turns.push([item]);
       else last.push(item);
     }
     return concat(...turns.map((items, i) => this.#runTurn(items, i === 0 ? batch.summary : [])));

@@ -129,6 +129,29 @@ describe("Broker on the embedded bus", () => {
     expect(log.indexOf("start b1")).toBeLessThan(log.indexOf("end a1"));
   });
 
+  it("collects human messages queued behind a busy turn, but runs each proactive event as its own turn", async () => {
+    const turns: string[] = [];
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const handler: TurnHandler = ({ event }) =>
+      defer(async () => {
+        turns.push(event.proactive === true ? `proactive ${event.event_id}` : `human ${event.content.text.includes("[Queued messages") ? "collected" : event.event_id}`);
+        if (event.event_id === "h0") await first;
+      });
+    const { broker, records } = start({ turnHandler: handler, config: { queue: { mode: "collect", debounce_ms: 0 } } });
+    await broker.start();
+    await broker.submit(gatewayEvent({ event_id: "h0", message_id: "m0" }));
+    await until(() => turns.length === 1, "the first turn running");
+    await broker.submit(gatewayEvent({ event_id: "p1", proactive: true }));
+    await broker.submit(gatewayEvent({ event_id: "h1", message_id: "m1", text: "one" }));
+    await broker.submit(gatewayEvent({ event_id: "h2", message_id: "m2", text: "two" }));
+    await broker.submit(gatewayEvent({ event_id: "p2", proactive: true }));
+    release();
+    await until(() => records.filter((r) => r.msg === "turn complete").length === 4, "four turns");
+    // Triage must see every proactive event: they are never merged into a collected turn.
+    expect(turns).toEqual(["human h0", "proactive p1", "human collected", "proactive p2"]);
+  });
+
   it("collapses a repeated platform:event_id into one turn", async () => {
     const { broker, edge, records } = start({ turnHandler: echo });
     await broker.start();
