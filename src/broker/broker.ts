@@ -17,9 +17,7 @@ import {
   mergeMap,
   of,
   race,
-  retry,
   tap,
-  throwError,
   timer,
   toArray,
   type Observable,
@@ -27,7 +25,7 @@ import {
 } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { partitionOf } from "../../operators/dispatch/partitionOf.js";
-import { collectedPrompt, summaryLine } from "../../operators/dispatch/queuedPrompt.js";
+import { summaryLine } from "../../operators/dispatch/queuedPrompt.js";
 import { sessionLanes, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
 import { isControlCommand } from "../../operators/ingress/controlCommand.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
@@ -35,66 +33,19 @@ import type { Bus } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
-import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import { isStateOutage } from "../state/errors.js";
 import { StageError } from "../pipeline/errors.js";
-import { Pipeline } from "../pipeline/pipeline.js";
 import { createSender, type Send } from "../pipeline/send.js";
 import { subjects, type Subjects } from "../pipeline/subjects.js";
 import { runEdge, type Edge } from "../gateway/edge.js";
-import type { GatewayConnector } from "../gateway/connector.js";
 import { BrokerStoppedError, NoAgentError } from "./errors.js";
+import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
-import type { TurnHandler } from "./turn.js";
-import { ledgerSend, ledgerVerdict } from "./turnLedger.js";
+import { queueEvent } from "./queueEvent.js";
+import { collected } from "./collectedTurn.js";
+import { admitByLedger, ledgerKey, ledgerSend } from "./turnLedger.js";
 
-export type Role = "all" | "edge" | "worker";
-
-/** One event accepted onto the turn stream. */
-export interface QueuedEvent {
-  readonly event_id: string;
-  readonly partition: number;
-  readonly seq: number;
-  /** The same `platform:event_id` was queued before, within the bus's duplicate window. */
-  readonly duplicate: boolean;
-}
-
-/** A turn a worker finished: `ok` false when it failed. */
-export interface SettledTurn {
-  readonly sessionKey: string;
-  readonly event_id: string;
-  readonly ok: boolean;
-}
-
-export interface StopResult {
-  /** Turns that were running when the stop began and finished within the grace period. */
-  readonly finished: number;
-  /** Turns cancelled because the grace period ran out; their events stay unacked. */
-  readonly abandoned: number;
-}
-
-export interface BrokerParts {
-  readonly config: Config;
-  readonly bus: Bus;
-  /** Whether `stop()` closes the bus (true when the broker created it). */
-  readonly ownsBus: boolean;
-  readonly logger: Logger;
-  readonly pipeline: Pipeline;
-  readonly role: Role;
-  readonly turnHandler: TurnHandler | undefined;
-  /** The gateway connection this process holds (edge role), if `[gateway]` is configured. */
-  readonly connector?: GatewayConnector;
-  /** The partitions this worker consumes, as they change (default: every partition, for good). */
-  readonly ownership?: Observable<ReadonlySet<number>>;
-  /** Per event: started → messages delivered → complete, written before the ack. Absent: no ledger. */
-  readonly ledger?: DeliveryLedger;
-  /** Runs first when the broker starts (acquiring partition leases). */
-  readonly onStart?: () => Promise<void>;
-  /** Runs after the worker stopped consuming and before the edge closes (releasing leases). */
-  readonly onStopping?: () => Promise<void>;
-  /** Runs last when the broker stops (closing the session pool's agents). */
-  readonly onStopped?: () => Promise<void>;
-}
+export type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 
 type Intake = IntakeMessage<GatewayEvent>;
 
@@ -191,28 +142,13 @@ export class Broker {
     const queued = this.#parts.pipeline.run("afterIngress", event).pipe(
       concatMap((accepted) => {
         const partition = partitionOf(sessionKey(accepted), this.config.bus.partitions);
-        const firstTry = this.bus.scheduler.now();
-        return this.bus
-          .persist(this.#subjects.turn(partition), accepted, { msgId: `${accepted.platform}:${accepted.event_id}` })
-          .pipe(
-            // The bus may be between servers: retry for a while. The message id makes a retry of a
-            // publish that did land a duplicate, so an event is never queued twice.
-            retry({
-              delay: (err: unknown, attempt: number) => {
-                if (this.bus.scheduler.now() - firstTry > queueRetryMs || this.#state !== "running") return throwError(() => err);
-                const delayMs = Math.min(250 * 2 ** (attempt - 1), 5_000);
-                this.logger.warn({ reason: "queue_retry", event_id: accepted.event_id, attempt, delayMs, err }, "queueing an event failed; retrying");
-                return timer(delayMs, this.bus.scheduler);
-              },
-            }),
-            tap((ack) => {
-              // Several edges (or a gateway's retry) delivered this event already: it runs once.
-              if (ack.duplicate) {
-                this.logger.info({ decision: "suppressed", reason: "duplicate", platform: accepted.platform, event_id: accepted.event_id }, "duplicate event collapsed");
-              }
-            }),
-            map((ack) => ({ event_id: accepted.event_id, partition, seq: ack.seq, duplicate: ack.duplicate })),
-          );
+        return queueEvent(accepted, {
+          bus: this.bus,
+          subject: this.#subjects.turn(partition),
+          logger: this.logger,
+          retryForMs: queueRetryMs,
+          stillRunning: () => this.#state === "running",
+        }).pipe(map((ack) => ({ event_id: accepted.event_id, partition, seq: ack.seq, duplicate: ack.duplicate })));
       }),
       toArray(),
     );
@@ -335,7 +271,11 @@ export class Broker {
       const partition = (current[0] as Intake).partition;
       this.#countRunning(partition, +1);
       this.#inFlight.next(this.#inFlight.value + 1);
-      const admitted = this.#parts.ledger === undefined ? of({ run: current, marked: false }) : from(this.#admit(current, this.#parts.ledger));
+      const { ledger } = this.#parts;
+      const admitted =
+        ledger === undefined
+          ? of({ run: current, marked: false })
+          : from(admitByLedger(current, { ledger, now: this.bus.scheduler.now(), logger: this.logger, retryInMs: deferMs }));
       return admitted.pipe(
         concatMap(({ run, marked }) => (run.length === 0 ? EMPTY : this.#turn(run, dropped, marked))),
         finalize(() => {
@@ -344,41 +284,6 @@ export class Broker {
         }),
       );
     });
-  }
-
-  /** Which events still need their turn, by the delivery ledger; the others are settled here. */
-  async #admit(items: readonly Intake[], ledger: DeliveryLedger): Promise<{ run: readonly Intake[]; marked: boolean }> {
-    const now = this.bus.scheduler.now();
-    let records;
-    try {
-      records = await Promise.all(items.map(({ message }) => ledger.begin(ledgerKey(message.data), now)));
-    } catch (err) {
-      // Without the ledger a redelivery could repeat a finished turn: hand the events back instead.
-      this.logger.warn({ reason: "ledger_unavailable", retryInMs: deferMs, err }, "delivery ledger unavailable; events handed back");
-      for (const { message } of items) message.nak(deferMs);
-      return { run: [], marked: false };
-    }
-    const run: Intake[] = [];
-    let marked = false;
-    items.forEach((item, i) => {
-      const verdict = ledgerVerdict(records[i]);
-      const { event_id } = item.message.data;
-      if (verdict === "done") {
-        this.logger.info({ reason: "already_delivered", event_id, deliveryCount: item.message.deliveryCount }, "completed turn not repeated");
-        item.message.ack();
-      } else if (verdict === "exhausted") {
-        this.logger.warn({ reason: "rerun_exhausted", event_id, deliveryCount: item.message.deliveryCount }, "interrupted turn not re-run again");
-        void ledger.complete(ledgerKey(item.message.data), now).catch(() => undefined);
-        item.message.ack();
-      } else {
-        if (verdict !== "run") {
-          this.logger.info({ reason: "recovered", event_id, marked: verdict === "rerun_marked", deliveryCount: item.message.deliveryCount }, "interrupted turn re-run");
-        }
-        marked ||= verdict === "rerun_marked";
-        run.push(item);
-      }
-    });
-    return { run, marked };
   }
 
   #turn(items: readonly Intake[], dropped: readonly string[], marked: boolean): Observable<never> {
@@ -446,27 +351,8 @@ export class Broker {
   }
 }
 
-/** The delivery ledger's (and the turn stream's message id's) key of an event. */
-function ledgerKey(event: GatewayEvent): string {
-  return `${event.platform}:${event.event_id}`;
-}
-
 function failureReason(err: unknown): string {
   if (err instanceof StageError) return "stage_failed";
   if (err instanceof NoAgentError) return "no_agent";
   return "turn_failed";
-}
-
-/**
- * The event a turn runs on: the message itself, or — for messages collected while the session was
- * busy — the last one carrying OpenClaw's collect prompt (every message with its sender).
- */
-function collected(events: readonly GatewayEvent[], dropped: readonly string[]): GatewayEvent {
-  const last = events[events.length - 1] as GatewayEvent;
-  if (events.length === 1 && dropped.length === 0) return last;
-  const text = collectedPrompt(
-    events.map((event) => ({ sender: event.sender.display_name || event.sender.name || event.sender.id, text: event.content.text })),
-    dropped,
-  );
-  return { ...last, content: { ...last.content, text } };
 }

@@ -1,8 +1,10 @@
 import { concatMap, defer, from, map, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
 import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger, LedgerRecord } from "../state/deliveryLedger.js";
+import type { IntakeMessage } from "./partitionIntake.js";
 
 /**
  * Prefixed to the first message of a re-run whose interrupted attempt had already delivered
@@ -77,4 +79,58 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
       const marker: OutboundMessage = { ...message, content: { ...message.content, text: RECOVERED_REPLY_MARKER } };
       return sendRecorded(marker).pipe(concatMap(() => sendRecorded(message)));
     });
+}
+
+/** The delivery ledger's (and the turn stream's message id's) key of an event. */
+export function ledgerKey(event: Pick<GatewayEvent, "platform" | "event_id">): string {
+  return `${event.platform}:${event.event_id}`;
+}
+
+export interface AdmitOptions {
+  readonly ledger: DeliveryLedger;
+  readonly now: number;
+  readonly logger: Logger;
+  /** How long events wait before they come back when the ledger cannot be read. */
+  readonly retryInMs: number;
+}
+
+/**
+ * Which of a turn's events still need their turn, by the ledger: each is begun there; a completed
+ * one is acked without a turn, one whose re-run was interrupted too is given up (acked, logged),
+ * the rest run — `marked` when an interrupted attempt had delivered part of its reply. When the
+ * ledger cannot be read every event is handed back (a redelivery could otherwise repeat a
+ * finished turn) and none runs.
+ */
+export async function admitByLedger<T extends GatewayEvent>(
+  items: readonly IntakeMessage<T>[],
+  { ledger, now, logger, retryInMs }: AdmitOptions,
+): Promise<{ run: readonly IntakeMessage<T>[]; marked: boolean }> {
+  let records: (LedgerRecord | undefined)[];
+  try {
+    records = await Promise.all(items.map(({ message }) => ledger.begin(ledgerKey(message.data), now)));
+  } catch (err) {
+    logger.warn({ reason: "ledger_unavailable", retryInMs, err }, "delivery ledger unavailable; events handed back");
+    for (const { message } of items) message.nak(retryInMs);
+    return { run: [], marked: false };
+  }
+  const run: IntakeMessage<T>[] = [];
+  let marked = false;
+  items.forEach((item, i) => {
+    const verdict = ledgerVerdict(records[i]);
+    const { event_id } = item.message.data;
+    const { deliveryCount } = item.message;
+    if (verdict === "done") {
+      logger.info({ reason: "already_delivered", event_id, deliveryCount }, "completed turn not repeated");
+      item.message.ack();
+    } else if (verdict === "exhausted") {
+      logger.warn({ reason: "rerun_exhausted", event_id, deliveryCount }, "interrupted turn not re-run again");
+      void ledger.complete(ledgerKey(item.message.data), now).catch(() => undefined);
+      item.message.ack();
+    } else {
+      if (verdict !== "run") logger.info({ reason: "recovered", event_id, marked: verdict === "rerun_marked", deliveryCount }, "interrupted turn re-run");
+      marked ||= verdict === "rerun_marked";
+      run.push(item);
+    }
+  });
+  return { run, marked };
 }

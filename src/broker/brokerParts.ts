@@ -1,0 +1,56 @@
+import type { Observable } from "rxjs";
+import type { Bus } from "../bus/bus.js";
+import type { Config } from "../config/index.js";
+import type { GatewayConnector } from "../gateway/connector.js";
+import type { Logger } from "../log/logger.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
+import type { DeliveryLedger } from "../state/deliveryLedger.js";
+import type { TurnHandler } from "./turn.js";
+
+export type Role = "all" | "edge" | "worker";
+
+/** One event accepted onto the turn stream. */
+export interface QueuedEvent {
+  readonly event_id: string;
+  readonly partition: number;
+  readonly seq: number;
+  /** The same `platform:event_id` was queued before, within the bus's duplicate window. */
+  readonly duplicate: boolean;
+}
+
+/** A turn a worker finished: `ok` false when it failed. */
+export interface SettledTurn {
+  readonly sessionKey: string;
+  readonly event_id: string;
+  readonly ok: boolean;
+}
+
+export interface StopResult {
+  /** Turns that were running when the stop began and finished within the grace period. */
+  readonly finished: number;
+  /** Turns cancelled because the grace period ran out; their events stay unacked. */
+  readonly abandoned: number;
+}
+
+export interface BrokerParts {
+  readonly config: Config;
+  readonly bus: Bus;
+  /** Whether `stop()` closes the bus (true when the broker created it). */
+  readonly ownsBus: boolean;
+  readonly logger: Logger;
+  readonly pipeline: Pipeline;
+  readonly role: Role;
+  readonly turnHandler: TurnHandler | undefined;
+  /** The gateway connection this process holds (edge role), if `[gateway]` is configured. */
+  readonly connector?: GatewayConnector;
+  /** The partitions this worker consumes, as they change (default: every partition, for good). */
+  readonly ownership?: Observable<ReadonlySet<number>>;
+  /** Per event: started → messages delivered → complete, written before the ack. Absent: no ledger. */
+  readonly ledger?: DeliveryLedger;
+  /** Runs first when the broker starts (acquiring partition leases). */
+  readonly onStart?: () => Promise<void>;
+  /** Runs after the worker stopped consuming and before the edge closes (releasing leases). */
+  readonly onStopping?: () => Promise<void>;
+  /** Runs last when the broker stops (closing the session pool's agents). */
+  readonly onStopped?: () => Promise<void>;
+}
