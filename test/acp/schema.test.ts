@@ -1,43 +1,25 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lastValueFrom, toArray } from "rxjs";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import { AcpClient } from "../../src/acp/client.js";
 import { agentConfig, scratch } from "../helpers/agents.js";
+import { acpSchema, schemaErrors } from "../helpers/acpSchema.js";
 import { captureLogs } from "../helpers/logCapture.js";
 
-// The official ACP v1 JSON Schema, as published with the SDK.
-const schema = createRequire(import.meta.url)("@agentclientprotocol/sdk/schema/v1/schema.json") as Record<string, unknown>;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-// The numeric formats the schema uses (Rust-generated), checked for real rather than ignored.
-const integerIn = (min: number, max: number) => ({ type: "number" as const, validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
-ajv.addFormat("int32", integerIn(-(2 ** 31), 2 ** 31 - 1));
-ajv.addFormat("uint16", integerIn(0, 2 ** 16 - 1));
-ajv.addFormat("uint32", integerIn(0, 2 ** 32 - 1));
-ajv.addFormat("int64", integerIn(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
-ajv.addFormat("uint64", integerIn(0, Number.MAX_SAFE_INTEGER));
-ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
-ajv.addFormat("uri", { type: "string", validate: (s: string) => URL.canParse(s) });
-ajv.addSchema({ ...schema, $id: "acp" });
-const validator = (ref: string): ValidateFunction => {
-  const validate = ajv.getSchema(`acp${ref}`);
-  if (validate === undefined) throw new Error(`no schema at ${ref}`);
-  return validate;
-};
-const clientMessage = validator("#/anyOf/1");
+const clientMessage = acpSchema("#/anyOf/1");
 /** The params schema of each client → agent method turnstream sends. */
 const paramsByMethod: Record<string, ValidateFunction> = {
-  initialize: validator("#/$defs/InitializeRequest"),
-  "session/new": validator("#/$defs/NewSessionRequest"),
-  "session/load": validator("#/$defs/LoadSessionRequest"),
-  "session/prompt": validator("#/$defs/PromptRequest"),
-  "session/set_config_option": validator("#/$defs/SetSessionConfigOptionRequest"),
-  "session/cancel": validator("#/$defs/CancelNotification"),
+  initialize: acpSchema("#/$defs/InitializeRequest"),
+  "session/new": acpSchema("#/$defs/NewSessionRequest"),
+  "session/load": acpSchema("#/$defs/LoadSessionRequest"),
+  "session/prompt": acpSchema("#/$defs/PromptRequest"),
+  "session/set_config_option": acpSchema("#/$defs/SetSessionConfigOptionRequest"),
+  "session/cancel": acpSchema("#/$defs/CancelNotification"),
 };
-const permissionResponse = validator("#/$defs/RequestPermissionResponse");
+const permissionResponse = acpSchema("#/$defs/RequestPermissionResponse");
 
 interface Frame {
   jsonrpc: string;
@@ -90,10 +72,10 @@ describe("every frame the client sends validates against the official ACP v1 JSO
 
   it("each frame is a valid client message, with valid params for its method", () => {
     for (const frame of frames) {
-      expect(clientMessage(frame), `${JSON.stringify(frame)}\n${ajv.errorsText(clientMessage.errors)}`).toBe(true);
+      expect(clientMessage(frame), `${JSON.stringify(frame)}\n${schemaErrors(clientMessage)}`).toBe(true);
       if (frame.method !== undefined) {
         const validate = paramsByMethod[frame.method];
-        expect(validate?.(frame.params), `${frame.method}: ${ajv.errorsText(validate?.errors)}`).toBe(true);
+        expect(validate?.(frame.params), `${frame.method}: ${schemaErrors(validate)}`).toBe(true);
       }
     }
   });
@@ -101,6 +83,6 @@ describe("every frame the client sends validates against the official ACP v1 JSO
   it("each permission answer is a valid RequestPermissionResponse", () => {
     const answers = frames.filter((f) => typeof f.result === "object" && f.result !== null && "outcome" in f.result);
     expect(answers).toHaveLength(3);
-    for (const answer of answers) expect(permissionResponse(answer.result), ajv.errorsText(permissionResponse.errors)).toBe(true);
+    for (const answer of answers) expect(permissionResponse(answer.result), schemaErrors(permissionResponse)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AcpRequestError } from "../../src/acp/errors.js";
 import { calls, lookupCall, replyCall, says } from "../helpers/fakeChatCompletions.js";
-import { acpValidator, agentMessage } from "./acpSchema.js";
+import { acpValidator, agentMessage } from "../helpers/acpSchema.js";
 import { startAgent, type AgentHarness } from "./harness.js";
 
 let agent: AgentHarness | undefined;
