@@ -1,4 +1,5 @@
-import { Observable, asyncScheduler, defer, of, throwError, timeout, type SchedulerLike, type Subscriber } from "rxjs";
+import { Observable, asyncScheduler, defer, of, type SchedulerLike, type Subscriber } from "rxjs";
+import { requestTimeout } from "./requestTimeout.js";
 import type {
   Bus,
   BusMessage,
@@ -12,7 +13,7 @@ import type {
   SubscribeOptions,
 } from "./bus.js";
 import { DeliveryQueue } from "./deliveryQueue.js";
-import { BusClosedError, BusTimeoutError, NoRespondersError } from "./errors.js";
+import { BusClosedError, NoRespondersError } from "./errors.js";
 import { MemoryWorkQueue } from "./memoryWorkQueue.js";
 import { subjectMatches, validateSubject } from "./subjectMatch.js";
 
@@ -88,13 +89,7 @@ export class MemoryBus implements Bus {
         this.pendingRequests.delete(pending);
       };
     });
-    return reply.pipe(
-      timeout({
-        first: timeoutMs,
-        with: () => throwError(() => new BusTimeoutError(subject, timeoutMs)),
-        scheduler: this.scheduler,
-      }),
-    );
+    return reply.pipe(requestTimeout(subject, timeoutMs, this.scheduler));
   }
 
   persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck> {

@@ -8,7 +8,8 @@ import {
   type Msg,
   type NatsConnection,
 } from "@nats-io/transport-node";
-import { Observable, asyncScheduler, defer, from, map, throwError, timeout, type SchedulerLike, type Subscriber } from "rxjs";
+import { Observable, asyncScheduler, defer, from, map, type SchedulerLike, type Subscriber } from "rxjs";
+import { requestTimeout } from "../requestTimeout.js";
 import type { Config } from "../../config/index.js";
 import { createLogger, type Logger } from "../../log/logger.js";
 import { subjects, type Subjects } from "../../pipeline/subjects.js";
@@ -179,13 +180,7 @@ export class NatsBus implements Bus {
         if (!sub.isClosed()) sub.unsubscribe();
       };
     });
-    return reply.pipe(
-      timeout({
-        first: timeoutMs,
-        with: () => throwError(() => new BusTimeoutError(subject, timeoutMs)),
-        scheduler: this.scheduler,
-      }),
-    );
+    return reply.pipe(requestTimeout(subject, timeoutMs, this.scheduler));
   }
 
   /** Only turn subjects are durable: anything else is an `InvalidSubjectError`, as the stream would not store it. */
