@@ -151,6 +151,30 @@ describe.skipIf(!available)("NatsBus with token auth", () => {
   });
 });
 
+describe.skipIf(!available)("NatsBus with user and password", () => {
+  let server: NatsServer;
+  beforeAll(async () => {
+    server = await startNatsServer({ args: ["--user", "turnstream", "--pass", "s3cret-pass"] });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("connects with bus.user and bus.password, and refuses a wrong password without showing it", async () => {
+    const bus = await NatsBus.connect({ bus: busSection.parse({ url: server.url, user: "turnstream", password: "s3cret-pass", prefix: "userpass" }) });
+    try {
+      const got = record(bus.subscribe<string>("userpass.ping"));
+      bus.publish("userpass.ping", "pong");
+      await waitFor(() => got.values.length === 1, "the message");
+    } finally {
+      await bus.close();
+    }
+    const wrong = await setupError(NatsBus.connect({ bus: busSection.parse({ url: server.url, user: "turnstream", password: "not-it" }) }));
+    expect(wrong.message).toMatch(/authorization/i);
+    expect(wrong.message).not.toContain("not-it");
+  });
+});
+
 describe.skipIf(!available)("NatsBus payloads", () => {
   let server: NatsServer;
   let bus: NatsBus;
