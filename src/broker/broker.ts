@@ -1,23 +1,18 @@
 import {
   BehaviorSubject,
-  catchError,
   concat,
   Subject,
   concatMap,
   defer,
   EMPTY,
-  endWith,
   filter,
   finalize,
   firstValueFrom,
   from,
-  ignoreElements,
   lastValueFrom,
   map,
-  mergeMap,
   of,
   race,
-  tap,
   timer,
   toArray,
   type Observable,
@@ -33,17 +28,16 @@ import type { Bus } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
-import { isStateOutage } from "../state/errors.js";
 import { StageError } from "../pipeline/errors.js";
 import { createSender, type Send } from "../pipeline/send.js";
 import { subjects, type Subjects } from "../pipeline/subjects.js";
 import { runEdge, type Edge } from "../gateway/edge.js";
-import { BrokerStoppedError, NoAgentError } from "./errors.js";
+import { BrokerStoppedError } from "./errors.js";
 import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
 import { queueEvent } from "./queueEvent.js";
-import { collected } from "./collectedTurn.js";
-import { admitByLedger, ledgerKey, ledgerSend } from "./turnLedger.js";
+import { settledTurn } from "./settledTurn.js";
+import { admitByLedger } from "./turnLedger.js";
 
 export type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 
@@ -277,67 +271,29 @@ export class Broker {
           ? of({ run: current, marked: false })
           : from(admitByLedger(current, { ledger, now: this.bus.scheduler.now(), logger: this.logger, retryInMs: deferMs }));
       return admitted.pipe(
-        concatMap(({ run, marked }) => (run.length === 0 ? EMPTY : this.#turn(run, dropped, marked))),
+        concatMap(({ run, marked }) =>
+          run.length === 0
+            ? EMPTY
+            : settledTurn(run.map((item) => item.message), {
+                dropped,
+                marked,
+                bus: this.bus,
+                logger: this.logger,
+                pipeline: this.#parts.pipeline,
+                handler: this.#parts.turnHandler,
+                send: this.#send,
+                messageLimit: this.#messageLimit,
+                ...(ledger === undefined ? {} : { ledger }),
+                retryInMs: deferMs,
+                onSettled: (turn) => this.#settled.next(turn),
+              }),
+        ),
         finalize(() => {
           this.#inFlight.next(this.#inFlight.value - 1);
           this.#countRunning(partition, -1);
         }),
       );
     });
-  }
-
-  #turn(items: readonly Intake[], dropped: readonly string[], marked: boolean): Observable<never> {
-    const messages = items.map((item) => item.message);
-    const first = messages[0] as (typeof messages)[number];
-    const turnEvent = collected(messages.map((message) => message.data), dropped);
-    const keys = messages.map((message) => ledgerKey(message.data));
-    const started = this.bus.scheduler.now();
-    const log = this.logger.child({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id });
-    const { ledger } = this.#parts;
-    let delivered = 0;
-    const counted: Send = (message) => this.#send(message).pipe(tap(() => (delivered += 1)));
-    const send =
-      ledger === undefined
-        ? counted
-        : ledgerSend(counted, { ledger, keys, marked, now: () => this.bus.scheduler.now(), messageLimit: this.#messageLimit, logger: log });
-    const work = this.#parts.pipeline.run("beforeDispatch", turnEvent).pipe(
-      mergeMap((event) => {
-        const handler = this.#parts.turnHandler;
-        if (handler === undefined) throw new NoAgentError();
-        log.debug({ deliveryCount: first.deliveryCount, collected: messages.length }, "turn started");
-        const context = { send, scheduler: this.bus.scheduler, logger: log, messageLimit: this.#messageLimit };
-        return from(handler({ sessionKey: sessionKey(event), event }, context));
-      }),
-      ignoreElements(),
-    );
-    return work.pipe(
-      endWith({ ok: true as const }),
-      // A failed turn is settled and logged like a finished one; it must never stop the worker.
-      catchError((err: unknown) => of({ ok: false as const, err })),
-      concatMap((outcome) => {
-        // Shared state was unreachable before anything reached the user: run it again later rather than lose it.
-        if (!outcome.ok && delivered === 0 && isStateOutage(outcome.err)) {
-          for (const message of messages) message.nak(deferMs);
-          log.warn({ reason: "state_unavailable", retryInMs: deferMs, err: outcome.err }, "turn deferred");
-          return EMPTY;
-        }
-        const settle = () => {
-          for (const message of messages) message.ack();
-          this.#settled.next({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok: outcome.ok });
-          const durationMs = this.bus.scheduler.now() - started;
-          if (outcome.ok) log.info({ durationMs }, "turn complete");
-          else log.error({ reason: failureReason(outcome.err), err: outcome.err, durationMs }, "turn failed");
-        };
-        if (ledger === undefined) return defer(() => (settle(), EMPTY));
-        // The ledger says `complete` before the ack: a redelivery after a crash right here is not run again.
-        const now = this.bus.scheduler.now();
-        const written = Promise.all(keys.map((key) => ledger.complete(key, now))).catch((err: unknown) => {
-          log.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
-        });
-        return from(written).pipe(tap(settle));
-      }),
-      ignoreElements(),
-    );
   }
 
   #countRunning(partition: number, delta: number): void {
@@ -349,10 +305,4 @@ export class Broker {
     this.#running.delete(partition);
     this.#partitionIdle.next(partition);
   }
-}
-
-function failureReason(err: unknown): string {
-  if (err instanceof StageError) return "stage_failed";
-  if (err instanceof NoAgentError) return "no_agent";
-  return "turn_failed";
 }

@@ -1,0 +1,96 @@
+import { catchError, concatMap, defer, EMPTY, endWith, from, ignoreElements, mergeMap, of, tap, type Observable } from "rxjs";
+import { sessionKey } from "../../operators/dispatch/sessionKey.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { Bus, DurableMessage } from "../bus/bus.js";
+import type { Logger } from "../log/logger.js";
+import { StageError } from "../pipeline/errors.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
+import type { Send } from "../pipeline/send.js";
+import type { DeliveryLedger } from "../state/deliveryLedger.js";
+import { isStateOutage } from "../state/errors.js";
+import type { SettledTurn } from "./brokerParts.js";
+import { collected } from "./collectedTurn.js";
+import { NoAgentError } from "./errors.js";
+import type { TurnHandler } from "./turn.js";
+import { ledgerKey, ledgerSend } from "./turnLedger.js";
+
+export interface SettledTurnOptions {
+  /** Summary lines of messages the queue cap dropped (OpenClaw's overflow block). */
+  readonly dropped: readonly string[];
+  /** Prefix the first message with the recovered-reply marker. */
+  readonly marked: boolean;
+  readonly bus: Bus;
+  readonly logger: Logger;
+  readonly pipeline: Pipeline;
+  readonly handler: TurnHandler | undefined;
+  readonly send: Send;
+  readonly messageLimit: (platform: string) => number;
+  /** Absent on the embedded bus. */
+  readonly ledger?: DeliveryLedger;
+  /** How long a turn that could not reach shared state waits before it is tried again. */
+  readonly retryInMs: number;
+  readonly onSettled: (turn: SettledTurn) => void;
+}
+
+/**
+ * One turn on the worker, from `beforeDispatch` to the acks: runs the handler on the (collected)
+ * event, counts what reached the gateway (recording it in the ledger), then settles — the ledger
+ * says `complete` before the events are acked, so a redelivery after a crash right there is not
+ * run again. A failed turn is settled and logged like a finished one and never stops the worker;
+ * one that failed on shared state before anything reached the user is handed back instead.
+ */
+export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], options: SettledTurnOptions): Observable<never> {
+  const { bus, ledger, retryInMs } = options;
+  const first = messages[0] as DurableMessage<GatewayEvent>;
+  const turnEvent = collected(messages.map((message) => message.data), options.dropped);
+  const keys = messages.map((message) => ledgerKey(message.data));
+  const started = bus.scheduler.now();
+  const log = options.logger.child({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id });
+  let delivered = 0;
+  const counted: Send = (message) => options.send(message).pipe(tap(() => (delivered += 1)));
+  const send =
+    ledger === undefined
+      ? counted
+      : ledgerSend(counted, { ledger, keys, marked: options.marked, now: () => bus.scheduler.now(), messageLimit: options.messageLimit, logger: log });
+  const work = options.pipeline.run("beforeDispatch", turnEvent).pipe(
+    mergeMap((event) => {
+      if (options.handler === undefined) throw new NoAgentError();
+      log.debug({ deliveryCount: first.deliveryCount, collected: messages.length }, "turn started");
+      const context = { send, scheduler: bus.scheduler, logger: log, messageLimit: options.messageLimit };
+      return from(options.handler({ sessionKey: sessionKey(event), event }, context));
+    }),
+    ignoreElements(),
+  );
+  return work.pipe(
+    endWith({ ok: true as const }),
+    catchError((err: unknown) => of({ ok: false as const, err })),
+    concatMap((outcome) => {
+      // Shared state was unreachable before anything reached the user: run it again later rather than lose it.
+      if (!outcome.ok && delivered === 0 && isStateOutage(outcome.err)) {
+        for (const message of messages) message.nak(retryInMs);
+        log.warn({ reason: "state_unavailable", retryInMs, err: outcome.err }, "turn deferred");
+        return EMPTY;
+      }
+      const settle = () => {
+        for (const message of messages) message.ack();
+        options.onSettled({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok: outcome.ok });
+        const durationMs = bus.scheduler.now() - started;
+        if (outcome.ok) log.info({ durationMs }, "turn complete");
+        else log.error({ reason: failureReason(outcome.err), err: outcome.err, durationMs }, "turn failed");
+      };
+      if (ledger === undefined) return defer(() => (settle(), EMPTY));
+      const now = bus.scheduler.now();
+      const written = Promise.all(keys.map((key) => ledger.complete(key, now))).catch((err: unknown) => {
+        log.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
+      });
+      return from(written).pipe(tap(settle));
+    }),
+    ignoreElements(),
+  );
+}
+
+function failureReason(err: unknown): string {
+  if (err instanceof StageError) return "stage_failed";
+  if (err instanceof NoAgentError) return "no_agent";
+  return "turn_failed";
+}
