@@ -74,14 +74,34 @@ export class AgentSpawnError extends Error {
   }
 }
 
-/** Every session slot is busy and none can be evicted. */
-export class PoolExhaustedError extends Error {
-  override readonly name = "PoolExhaustedError";
+/**
+ * A turn waited `[pool] prompt_hard_timeout_secs` for an agent session and none came free. The
+ * message is what the user sees (after `⚠️ `), so it stays short.
+ */
+export class PoolWaitTimeoutError extends Error {
+  override readonly name = "PoolWaitTimeoutError";
   constructor(
     readonly maxSessions: number,
+    readonly waitedMs: number,
     options?: ErrorOptions,
   ) {
-    super(`pool exhausted (${maxSessions} sessions)`, options);
+    super(`every agent session stayed busy for ${Math.round(waitedMs / 1000)}s; please try again`, options);
+  }
+}
+
+/** A turn's wait for an agent session was called off (`/cancel`, an interrupt). */
+export class SessionWaitCancelledError extends Error {
+  override readonly name = "SessionWaitCancelledError";
+  constructor(options?: ErrorOptions) {
+    super("the wait for an agent session was cancelled", options);
+  }
+}
+
+/** The session pool was closed (shutdown) while a turn waited for, or asked for, a session. */
+export class PoolClosedError extends Error {
+  override readonly name = "PoolClosedError";
+  constructor(options?: ErrorOptions) {
+    super("session pool is closed", options);
   }
 }
 

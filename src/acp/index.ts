@@ -11,5 +11,7 @@ export {
   AgentExitedError,
   AgentSpawnError,
   HardTimeoutError,
-  PoolExhaustedError,
+  PoolClosedError,
+  PoolWaitTimeoutError,
+  SessionWaitCancelledError,
 } from "./errors.js";

@@ -5,8 +5,9 @@ import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { AgentConfig, Config } from "../config/index.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { AcpClient, type AcpClientOptions, type ContentBlock, type PromptOptions } from "./client.js";
-import { AcpTimeoutError, AgentExitedError, PoolExhaustedError } from "./errors.js";
+import { AcpTimeoutError, AgentExitedError, PoolClosedError, PoolWaitTimeoutError, SessionWaitCancelledError } from "./errors.js";
 import { KeyLock } from "./keyLock.js";
+import { SessionSlots } from "./sessionSlots.js";
 
 export interface SessionPoolOptions {
   readonly agent: AgentConfig;
@@ -45,7 +46,8 @@ interface Entry {
  * Session key → a live ACP session on its own agent process. One holder per key at a time, for
  * as long as its work runs (a whole turn, delivery included). At `[pool] max_sessions` the least
  * recently active idle session is evicted; its id stays in the store, so the key resumes with
- * `session/load` where the agent supports it.
+ * `session/load` where the agent supports it. When every session is busy, a key that needs one
+ * waits (oldest first across keys, see `SessionSlots`) for up to the hard timeout.
  */
 export class SessionPool {
   readonly #options: SessionPoolOptions;
@@ -57,7 +59,7 @@ export class SessionPool {
   readonly #lost = new Set<string>();
   readonly #promptOptions: PromptOptions;
   readonly #housekeeping: NodeJS.Timeout;
-  #creating = 0;
+  readonly #slots: SessionSlots;
   #closed = false;
 
   constructor(options: SessionPoolOptions) {
@@ -70,6 +72,12 @@ export class SessionPool {
       hungGraceMs: pool.hung_grace_secs * 1000,
       livenessMs: pool.liveness_check_secs * 1000,
     };
+    this.#slots = new SessionSlots({
+      maxSessions: pool.max_sessions,
+      waitTimeoutMs: this.#promptOptions.hardTimeoutMs,
+      idle: () => this.#idleSessions(),
+      evict: (key) => this.#suspendForCapacity(key),
+    });
     this.#housekeeping = setInterval(() => void this.sweep(), options.housekeepingMs ?? 60_000);
     this.#housekeeping.unref();
   }
@@ -79,15 +87,28 @@ export class SessionPool {
     return this.#entries.size;
   }
 
+  /** Agent processes the pool holds: live sessions, sessions being started, agents being closed. Never above `max_sessions`. */
+  get slotsUsed(): number {
+    return this.#slots.used;
+  }
+
+  /** Turns waiting for a session because every one is busy. */
+  get waiting(): number {
+    return this.#slots.waiting;
+  }
+
   /**
    * Runs `work` with the key's session, creating or resuming it first, and holds the key until the
-   * work completes, errors or is unsubscribed; other callers for the same key wait their turn.
+   * work completes, errors or is unsubscribed; other callers for the same key wait their turn. A
+   * key without a live session waits for a free one when every session is busy: it fails with
+   * `PoolWaitTimeoutError` after `prompt_hard_timeout_secs`, and completes without running `work`
+   * when `cancel(key)` calls the wait off.
    */
   withSession<T>(key: string, work: (session: PooledSession) => ObservableInput<T>): Observable<T> {
     return new Observable<T>((subscriber) => {
       let release: (() => void) | undefined;
       let inner: Subscription | undefined;
-      let unsubscribed = false;
+      const unsubscribed = new AbortController();
       const finish = (entry: Entry) => {
         entry.lastActive = this.#clock.now();
         release?.();
@@ -95,10 +116,14 @@ export class SessionPool {
       this.#lock
         .acquire(key)
         .then(async (releaseKey) => {
-          release = releaseKey;
-          if (unsubscribed) return releaseKey();
-          const entry = await this.#ensure(key);
-          if (unsubscribed) return finish(entry);
+          // Once the key is free again its session is idle: a waiting key may take its slot.
+          release = () => {
+            releaseKey();
+            this.#slots.sessionIdle();
+          };
+          if (unsubscribed.signal.aborted) return release();
+          const entry = await this.#ensure(key, unsubscribed.signal);
+          if (unsubscribed.signal.aborted) return finish(entry);
           entry.lastActive = this.#clock.now();
           inner = from(work(this.#session(key, entry))).subscribe({
             next: (value) => subscriber.next(value),
@@ -114,10 +139,11 @@ export class SessionPool {
         })
         .catch((err: unknown) => {
           release?.();
-          subscriber.error(err);
+          if (err instanceof SessionWaitCancelledError) subscriber.complete();
+          else subscriber.error(err);
         });
       return () => {
-        unsubscribed = true;
+        unsubscribed.abort(new SessionWaitCancelledError());
         inner?.unsubscribe();
         release?.();
       };
@@ -126,11 +152,11 @@ export class SessionPool {
 
   /**
    * `/cancel`: sends `session/cancel` to the key's running turn without waiting for the key (the
-   * turn holds it). Returns false when no turn is running.
+   * turn holds it), or calls off the key's wait for a session. Returns false when neither runs.
    */
   cancel(key: string): boolean {
     const entry = this.#entries.get(key);
-    if (entry === undefined || !entry.turnRunning) return false;
+    if (entry === undefined || !entry.turnRunning) return this.#slots.cancel(key);
     entry.client.cancel(entry.sessionId);
     return true;
   }
@@ -147,7 +173,7 @@ export class SessionPool {
       this.#entries.delete(key);
       this.#lost.delete(key);
       await this.#options.store.delete(key);
-      if (entry !== undefined) await entry.client.close();
+      if (entry !== undefined) await this.#retire(entry);
       this.#logger.info({ sessionKey: key, hadSession: entry !== undefined || saved !== undefined }, "session reset");
       return entry !== undefined || saved !== undefined;
     } finally {
@@ -166,10 +192,11 @@ export class SessionPool {
         this.#entries.delete(key);
         this.#lost.add(key);
         this.#logger.warn({ sessionKey: key, reason: "agent_dead" }, "session dropped");
+        closing.push(this.#retire(entry));
       } else if (now - entry.lastActive > ttlMs) {
         this.#entries.delete(key);
         this.#logger.info({ sessionKey: key, reason: "idle", idleMs: now - entry.lastActive }, "session suspended");
-        closing.push(entry.client.close());
+        closing.push(this.#retire(entry));
       }
     }
     await Promise.all(closing);
@@ -179,6 +206,7 @@ export class SessionPool {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#housekeeping);
+    this.#slots.close();
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     await Promise.all(entries.map((entry) => entry.client.close()));
@@ -205,46 +233,61 @@ export class SessionPool {
   }
 
   /** The key's live session: the existing one, or a resumed or new one on a fresh agent process. */
-  async #ensure(key: string): Promise<Entry> {
-    if (this.#closed) throw new Error("session pool is closed");
+  async #ensure(key: string, signal: AbortSignal): Promise<Entry> {
+    if (this.#closed) throw new PoolClosedError();
     const existing = this.#entries.get(key);
     if (existing !== undefined) {
       if (existing.client.alive) return existing;
       this.#entries.delete(key);
       this.#lost.add(key);
+      void this.#retire(existing);
     }
-    await this.#makeRoom(key);
-    this.#creating++;
+    await this.#slot(key, signal);
+    let client: AcpClient | undefined;
     try {
       const { agent, env, logger, store } = this.#options;
-      const client = await AcpClient.start({ agent, env, logger, ...this.#options.client });
-      try {
-        const cwd = resolvePath(agent.working_dir);
-        const saved = await store.get(key);
-        let sessionId = saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd) : undefined;
-        const resumed = sessionId !== undefined;
-        if (sessionId === undefined) {
-          sessionId = (await client.newSession(cwd)).sessionId;
-          await this.#applyDefaultOptions(client, sessionId);
-          await store.set(key, sessionId);
-          this.#logger.info({ sessionKey: key, sessionId }, "session created");
-        }
-        const entry: Entry = {
-          client,
-          sessionId,
-          lastActive: this.#clock.now(),
-          resetPending: !resumed && (saved !== undefined || this.#lost.has(key)),
-          turnRunning: false,
-        };
-        this.#lost.delete(key);
-        this.#entries.set(key, entry);
-        return entry;
-      } catch (err) {
-        await client.close();
-        throw err;
+      client = await AcpClient.start({ agent, env, logger, ...this.#options.client });
+      const cwd = resolvePath(agent.working_dir);
+      const saved = await store.get(key);
+      let sessionId = saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd) : undefined;
+      const resumed = sessionId !== undefined;
+      if (sessionId === undefined) {
+        sessionId = (await client.newSession(cwd)).sessionId;
+        await this.#applyDefaultOptions(client, sessionId);
+        await store.set(key, sessionId);
+        this.#logger.info({ sessionKey: key, sessionId }, "session created");
       }
-    } finally {
-      this.#creating--;
+      if (this.#closed) throw new PoolClosedError();
+      const entry: Entry = {
+        client,
+        sessionId,
+        lastActive: this.#clock.now(),
+        resetPending: !resumed && (saved !== undefined || this.#lost.has(key)),
+        turnRunning: false,
+      };
+      this.#lost.delete(key);
+      this.#entries.set(key, entry);
+      return entry;
+    } catch (err) {
+      // The slot is free once the agent that failed is gone.
+      const closed = client?.close() ?? Promise.resolve();
+      this.#slots.freeWhen(closed);
+      await closed;
+      throw err;
+    }
+  }
+
+  /** Waits for one of the `max_sessions` slots, logging a wait that timed out or was called off. */
+  async #slot(key: string, signal: AbortSignal): Promise<void> {
+    try {
+      await this.#slots.acquire(key, signal);
+    } catch (err) {
+      if (err instanceof PoolWaitTimeoutError) {
+        this.#logger.warn({ sessionKey: key, reason: "pool_wait_timeout", waitedMs: err.waitedMs, maxSessions: err.maxSessions }, "session wait timed out");
+      } else if (err instanceof SessionWaitCancelledError && !signal.aborted) {
+        this.#logger.info({ sessionKey: key, reason: "cancelled" }, "session wait cancelled");
+      }
+      throw err;
     }
   }
 
@@ -271,20 +314,28 @@ export class SessionPool {
     }
   }
 
-  /** At capacity, suspends the least recently active idle session; none idle → `PoolExhaustedError`. */
-  async #makeRoom(forKey: string): Promise<void> {
-    const max = this.#options.pool.max_sessions;
-    if (this.#entries.size + this.#creating < max) return;
-    let oldest: [string, Entry] | undefined;
-    for (const candidate of this.#entries) {
-      const [key, entry] = candidate;
-      if (key === forKey || this.#lock.isBusy(key)) continue;
-      if (oldest === undefined || entry.lastActive < oldest[1].lastActive) oldest = candidate;
+  /** Sessions nobody holds or waits for: the ones a waiting key may suspend. */
+  #idleSessions(): { key: string; lastActive: number }[] {
+    const idle: { key: string; lastActive: number }[] = [];
+    for (const [key, entry] of this.#entries) {
+      if (!entry.turnRunning && !this.#lock.isBusy(key)) idle.push({ key, lastActive: entry.lastActive });
     }
-    if (oldest === undefined) throw new PoolExhaustedError(max);
-    const [key, entry] = oldest;
+    return idle;
+  }
+
+  /** Suspends an idle session so a waiting key gets its slot; resolves once its agent is gone. */
+  #suspendForCapacity(key: string): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return Promise.resolve();
     this.#entries.delete(key);
-    this.#logger.info({ sessionKey: key, reason: "capacity", maxSessions: max }, "session suspended");
-    await entry.client.close();
+    this.#logger.info({ sessionKey: key, reason: "capacity", maxSessions: this.#options.pool.max_sessions }, "session suspended");
+    return entry.client.close();
+  }
+
+  /** Closes a session already removed from the pool; its slot is free once the agent is gone. */
+  #retire(entry: Entry): Promise<void> {
+    const closed = entry.client.close();
+    this.#slots.freeWhen(closed);
+    return closed;
   }
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastValueFrom, map, NEVER, tap, toArray } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
-import { PoolExhaustedError } from "../../src/acp/errors.js";
+import { PoolWaitTimeoutError } from "../../src/acp/errors.js";
 import { SessionPool, type PooledSession } from "../../src/acp/pool.js";
 import { createSessionPool } from "../../src/acp/createSessionPool.js";
 import { defaultConfig, resolveConfig, type Config } from "../../src/config/index.js";
@@ -177,13 +177,43 @@ describe("SessionPool (real agent processes)", () => {
     expect((await turn(pool, "a")).events[0]).toEqual({ type: "session_reset" });
   });
 
-  it("fails with PoolExhaustedError when every session is busy", async () => {
-    const { pool, events } = makePool({ pool: { max_sessions: 1 } });
+  it("waits for a session when every one is busy, and takes the slot once one turns idle", async () => {
+    const { pool, events, records } = makePool({ pool: { max_sessions: 1 } });
     const held = pool.withSession("busy", () => NEVER).subscribe();
     await eventually(() => events().some((line) => line.startsWith("new ")));
-    await expect(turn(pool, "another")).rejects.toBeInstanceOf(PoolExhaustedError);
+    const waiting = turn(pool, "another");
+    expect(await eventually(() => pool.waiting === 1)).toBe(true);
+    expect(events().filter((line) => line.startsWith("start "))).toHaveLength(1);
     held.unsubscribe();
-    expect((await turn(pool, "another")).events).toEqual(prose);
+    expect((await waiting).events).toEqual(prose);
+    expect(pool.waiting).toBe(0);
+    expect(records.filter((r) => r.msg === "session suspended").map((r) => [r.sessionKey, r.reason])).toEqual([["busy", "capacity"]]);
+  });
+
+  it("fails a wait with PoolWaitTimeoutError at the hard timeout, and logs pool_wait_timeout", async () => {
+    const { pool, events, records } = makePool({ pool: { max_sessions: 1, prompt_hard_timeout_secs: 1 } });
+    const held = pool.withSession("busy", () => NEVER).subscribe();
+    await eventually(() => events().some((line) => line.startsWith("new ")));
+    const failed = await turn(pool, "another").catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(PoolWaitTimeoutError);
+    expect((failed as Error).message).toBe("every agent session stayed busy for 1s; please try again");
+    expect(records.find((r) => r.msg === "session wait timed out")).toMatchObject({ sessionKey: "another", reason: "pool_wait_timeout", maxSessions: 1 });
+    expect(pool.waiting).toBe(0);
+    held.unsubscribe();
+  });
+
+  it("/cancel calls a waiting turn off: it completes without running", async () => {
+    const { pool, events, records } = makePool({ pool: { max_sessions: 1 } });
+    const held = pool.withSession("busy", () => NEVER).subscribe();
+    await eventually(() => events().some((line) => line.startsWith("new ")));
+    let ran = false;
+    const waiting = lastValueFrom(pool.withSession("another", () => ((ran = true), NEVER)), { defaultValue: "completed" });
+    expect(await eventually(() => pool.waiting === 1)).toBe(true);
+    expect(pool.cancel("another")).toBe(true);
+    expect(await waiting).toBe("completed");
+    expect(ran).toBe(false);
+    expect(records.find((r) => r.msg === "session wait cancelled")).toMatchObject({ sessionKey: "another", reason: "cancelled" });
+    held.unsubscribe();
   });
 
   it("applies [pool] default_config_options after session/new", async () => {
