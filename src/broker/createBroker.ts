@@ -168,6 +168,7 @@ function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logge
     clientVersion,
     legacyAckTimeoutMs: gateway.legacy_ack_timeout_secs * 1000,
     requiredAckTimeoutMs: gateway.gateway_ack_timeout_secs * 1000,
+    keepaliveMs: gateway.keepalive_secs * 1000,
     streaming: gateway.streaming,
     streamingPlaceholder: gateway.streaming_placeholder,
   });

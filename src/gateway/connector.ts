@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { BehaviorSubject, Subject, type Observable } from "rxjs";
+import { performance } from "node:perf_hooks";
+import { BehaviorSubject, Observable, Subject, type Subscription } from "rxjs";
 import WebSocket from "ws";
 import type { Logger } from "pino";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
@@ -8,6 +9,8 @@ import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
 import { GATEWAY_PROTOCOL_VERSION, resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { responseOutcome, type GatewayResponse } from "../../operators/ingress/responseFrame.js";
 import { SendError } from "../pipeline/errors.js";
+import { keepalive } from "./keepalive.js";
+import { defaultBackoff, planReconnect, type BackoffPolicy } from "./reconnectBackoff.js";
 import { gatewayUrl, replyFrame } from "./replyFrame.js";
 
 export interface GatewayConnectorOptions {
@@ -23,8 +26,13 @@ export interface GatewayConnectorOptions {
   readonly requiredAckTimeoutMs: number;
   readonly streaming: boolean;
   readonly streamingPlaceholder: boolean;
-  /** Reconnect backoff: doubles from `initialMs` to `maxMs` (upstream: 1 s → 30 s). */
-  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  /**
+   * Reconnect backoff: doubles from `initialMs` to `maxMs` (upstream: 1 s → 30 s); it resets only
+   * after a connection stayed up `healthyAfterMs` (10 s).
+   */
+  readonly backoff?: Partial<BackoffPolicy>;
+  /** A ping this often; two missed pongs abandon the connection (`[gateway] keepalive_secs`; 0 disables; default 30 s). */
+  readonly keepaliveMs?: number;
 }
 
 interface PendingAck {
@@ -37,6 +45,8 @@ interface PendingAck {
 /** Frames above this close the socket (ws' own limit); below it, `maxFrameBytes` drops them politely. */
 const socketPayloadCap = 64 * 1024 * 1024;
 const legacySent: SendReceipt = { messageId: "gw_sent" };
+/** Pongs missed in a row before a connection counts as dead. */
+const maxMissedPongs = 2;
 
 /**
  * The WebSocket client to an OpenAB gateway: connects (token as a query parameter), reconnects with
@@ -52,8 +62,10 @@ export class GatewayConnector {
   #hello: GatewayHello | undefined;
   /** Platforms already warned about on this connection (see `#noteUnackedOrdering`). */
   readonly #unackedNoted = new Set<string>();
+  readonly #backoff: BackoffPolicy;
   #backoffMs: number;
   #reconnect: NodeJS.Timeout | undefined;
+  #keepalive: Subscription | undefined;
   #closing = false;
 
   /** Every valid `event.v1` from the gateway, across reconnects. */
@@ -63,7 +75,8 @@ export class GatewayConnector {
 
   constructor(options: GatewayConnectorOptions) {
     this.#options = options;
-    this.#backoffMs = options.backoff?.initialMs ?? 1_000;
+    this.#backoff = { ...defaultBackoff, ...options.backoff };
+    this.#backoffMs = this.#backoff.initialMs;
   }
 
   start(): void {
@@ -142,6 +155,7 @@ export class GatewayConnector {
   async close(): Promise<void> {
     this.#closing = true;
     clearTimeout(this.#reconnect);
+    this.#keepalive?.unsubscribe();
     const socket = this.#socket;
     if (socket !== undefined && socket.readyState !== WebSocket.CLOSED) {
       const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
@@ -158,14 +172,17 @@ export class GatewayConnector {
     const { logger } = this.#options;
     const socket = new WebSocket(gatewayUrl(this.#options.url, this.#options.token), { maxPayload: socketPayloadCap });
     this.#socket = socket;
-    let opened = false;
+    let openedAt: number | undefined;
+    let abandoned = false;
+    let watch: Subscription | undefined;
     socket.on("open", () => {
-      opened = true;
-      this.#backoffMs = this.#options.backoff?.initialMs ?? 1_000;
+      openedAt = performance.now();
       this.#hello = undefined;
       this.#unackedNoted.clear();
       this.#connected.next(true);
       logger.info({ url: this.#options.url }, "connected to gateway");
+      watch = this.#watch(socket, () => (abandoned = true));
+      this.#keepalive = watch;
       socket.send(
         JSON.stringify({
           schema: "openab.gateway.client_hello.v1",
@@ -179,22 +196,37 @@ export class GatewayConnector {
       if (!isBinary) this.#receive(data);
     });
     socket.on("error", (err) => {
-      if (!opened) logger.warn({ err, backoffMs: this.#backoffMs }, "gateway connection failed, retrying");
+      if (openedAt === undefined) logger.warn({ err, backoffMs: this.#backoffMs }, "gateway connection failed, retrying");
       else logger.warn({ err }, "gateway socket error");
     });
     socket.on("close", (code) => {
+      watch?.unsubscribe();
       this.#connected.next(false);
       this.#hello = undefined;
-      this.#failPending();
+      this.#failPending(abandoned);
       if (this.#closing) return;
-      if (opened) {
-        logger.warn({ code }, "gateway disconnected");
-        this.#connect();
+      const end = openedAt === undefined ? { opened: false as const } : { opened: true as const, upMs: Math.round(performance.now() - openedAt) };
+      const plan = planReconnect(this.#backoffMs, end, this.#backoff);
+      this.#backoffMs = plan.nextBackoffMs;
+      // One warning per attempt, and attempts are spaced by the backoff: a flapping gateway logs once per step.
+      if (end.opened) logger.warn({ code, upMs: end.upMs, retryInMs: plan.delayMs }, "gateway disconnected");
+      this.#reconnect = setTimeout(() => this.#connect(), plan.delayMs);
+    });
+  }
+
+  /** Pings an open socket; terminates it when pongs stop (a gateway that stopped reading or answering). */
+  #watch(socket: WebSocket, onAbandon: () => void): Subscription | undefined {
+    const intervalMs = this.#options.keepaliveMs ?? 30_000;
+    if (intervalMs <= 0) return undefined;
+    return keepalive(pongsOf(socket), { intervalMs, maxMissed: maxMissedPongs }).subscribe((signal) => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (signal.kind === "ping") {
+        socket.ping();
         return;
       }
-      const delay = this.#backoffMs;
-      this.#backoffMs = Math.min(delay * 2, this.#options.backoff?.maxMs ?? 30_000);
-      this.#reconnect = setTimeout(() => this.#connect(), delay);
+      this.#options.logger.warn({ reason: "keepalive_timeout", missedPongs: signal.missedPongs, keepaliveMs: intervalMs }, "gateway keepalive timed out");
+      onAbandon();
+      socket.terminate();
     });
   }
 
@@ -283,11 +315,26 @@ export class GatewayConnector {
     this.#options.logger.warn({ reason: "no_send_ack", platform }, "gateway does not ack sends; bubble order relies on the socket");
   }
 
-  #failPending(): void {
+  /**
+   * Settles every send still waiting for an ack when its connection closed. On a connection the
+   * keepalive gave up as dead the frame most likely never arrived, so even a legacy send fails
+   * (`connection_lost`) at once rather than counting as sent.
+   */
+  #failPending(abandoned: boolean): void {
     for (const [requestId, pending] of this.#pending) {
       clearTimeout(pending.timer);
       this.#pending.delete(requestId);
-      this.#settleLost(pending.required, pending.resolve, pending.reject, "closed");
+      if (abandoned) pending.reject(new SendError("connection_lost", "the gateway connection was lost (no keepalive pong)"));
+      else this.#settleLost(pending.required, pending.resolve, pending.reject, "closed");
     }
   }
+}
+
+/** A socket's pongs. Not `fromEvent`: it prefers ws' DOM-style `addEventListener`, which never reports pongs. */
+function pongsOf(socket: WebSocket): Observable<void> {
+  return new Observable<void>((subscriber) => {
+    const pong = () => subscriber.next();
+    socket.on("pong", pong);
+    return () => socket.off("pong", pong);
+  });
 }

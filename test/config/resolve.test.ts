@@ -140,6 +140,7 @@ describe("resolveConfig: good configs", () => {
       gateway_ack_timeout_secs: 15,
       legacy_ack_timeout_secs: 5,
       max_frame_bytes: 4_194_304,
+      keepalive_secs: 30,
     });
     expect(config.gateway?.allow_all_users).toBeUndefined();
     expect(config.agent).toEqual({

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { choice } from "../choice.js";
+import { expecting } from "../expected.js";
 import { int, nonEmptyString, stringList, websocketUrl } from "../fields.js";
 
 /** `[gateway]`: the OpenAB gateway connection. The section is optional; when present, `url` is required. */
@@ -31,4 +32,6 @@ export const gatewaySection = z.strictObject({
   // Without a capability handshake an ack may never come (upstream: 5 s, then counted as sent).
   legacy_ack_timeout_secs: int(1).default(5),
   max_frame_bytes: int(1024).default(4 * 1024 * 1024),
+  // A ping this often; two missed pongs abandon the connection (0: no pings). Seconds, fractions allowed.
+  keepalive_secs: expecting(z.number().min(0), "a number ≥ 0 (0 disables the keepalive)").default(30),
 });
