@@ -24,6 +24,8 @@ const stderrLineBytes = 64 * 1024;
 /**
  * One agent child process in its own process group, so teardown reaches everything it started.
  * stderr lines are logged at warn, sanitized; stdout and stdin belong to the JSON-RPC connection.
+ * When the agent exits, its group is killed at once and its stdout ends: nothing it left behind
+ * can speak for it.
  */
 export class AgentProcess {
   readonly pid: number;
@@ -47,6 +49,9 @@ export class AgentProcess {
       child.once("exit", (code, signal) => {
         this.#exit = { code, signal };
         log.info({ code, signal }, "agent exited");
+        // Whatever the agent left in its group dies with it, at once.
+        this.#signalGroup("SIGKILL");
+        setImmediate(() => this.#stopReading(log));
         resolve(this.#exit);
       });
     });
@@ -56,10 +61,15 @@ export class AgentProcess {
       if (line.trim() !== "") log.warn({ command, line }, "agent stderr");
     };
     child.stderr.on("data", (chunk: Buffer) => splitter.push(chunk).forEach(logLine));
-    child.stderr.once("end", () => {
+    let flushed = false;
+    const flush = () => {
+      if (flushed) return;
+      flushed = true;
       const last = splitter.end();
       if (last !== undefined) logLine(last);
-    });
+    };
+    child.stderr.once("end", flush);
+    child.stderr.once("close", flush);
   }
 
   /** Starts `[agent] command args` in `working_dir`; rejects with `AgentSpawnError` when it cannot start. */
@@ -96,6 +106,23 @@ export class AgentProcess {
       return this.exited;
     })();
     return this.#terminating;
+  }
+
+  /**
+   * Ends the agent's stdout and stderr once the bytes it wrote before it died have been read. libuv runs child
+   * exits after the I/O of the same poll round, so those bytes have been read when the exit is
+   * seen; anything read later comes from a process that outlived the agent (one that escaped the
+   * group with setsid keeps the pipe open forever) and must never become part of a turn.
+   */
+  #stopReading(log: Logger): void {
+    for (const [name, stream] of [
+      ["stdout", this.#child.stdout],
+      ["stderr", this.#child.stderr],
+    ] as const) {
+      if (stream.readableEnded || stream.destroyed) continue;
+      log.debug({ reason: "agent_exited", stream: name }, "agent output closed after exit");
+      stream.destroy();
+    }
   }
 
   #signalGroup(signal: NodeJS.Signals): void {

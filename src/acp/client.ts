@@ -63,7 +63,10 @@ export class AcpClient {
   readonly #logger: Logger;
   readonly #sessionNewMs: number;
   readonly #requestMs: number;
+  /** The session's running turn: the one its updates belong to. */
   readonly #turns = new Map<string, { subscriber: Subscriber<AgentEvent>; cancelled: boolean }>();
+  /** Per prompted session: its unanswered prompts, oldest first, and whether a late update was warned about since its last turn began. */
+  readonly #prompted = new Map<string, PromptedSession>();
   readonly #replaying = new Set<string>();
   readonly #refusedMethods = new Set<string>();
 
@@ -163,21 +166,39 @@ export class AcpClient {
       }
       const turn = { subscriber, cancelled: false };
       this.#turns.set(sessionId, turn);
+      const session = this.#prompted.get(sessionId) ?? { unanswered: [], lateWarned: false };
+      this.#prompted.set(sessionId, session);
+      session.unanswered.push(turn);
+      session.lateWarned = false;
       let settled = false;
+      let answered = false;
       let timedOut = false;
       const timers: NodeJS.Timeout[] = [];
+      // From here on, the session's updates are no longer this turn's (see #route).
+      const detach = () => {
+        if (this.#turns.get(sessionId) === turn) this.#turns.delete(sessionId);
+      };
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
         timers.forEach(clearTimeout); // clears the liveness interval too (one Timeout class in Node)
-        if (this.#turns.get(sessionId) === turn) this.#turns.delete(sessionId);
+        detach();
         return true;
+      };
+      // The agent answered the prompt (or never will: the connection closed). Runs synchronously
+      // when the answer is read, so an update in the same read after it is already late. Older
+      // prompts still unanswered are over too: the agent has moved past them.
+      const answer = () => {
+        if (answered) return;
+        answered = true;
+        session.unanswered.splice(0, session.unanswered.indexOf(turn) + 1);
+        detach();
       };
       const fail = (err: unknown) => {
         if (settle()) void withExitStatus(err, this.process).then((e) => subscriber.error(e));
       };
 
-      this.#connection.request("session/prompt", { sessionId, prompt }).then((raw) => {
+      this.#connection.request("session/prompt", { sessionId, prompt }, undefined, answer).then((raw) => {
         if (timedOut) return fail(new HardTimeoutError(options.hardTimeoutMs));
         const result = promptResult.safeParse(raw);
         if (!result.success) return fail(new AcpProtocolError("session/prompt", "a malformed result"));
@@ -185,7 +206,10 @@ export class AcpClient {
         const usage = result.data.usage ?? undefined;
         subscriber.next(usage === undefined ? { type: "end", stopReason: result.data.stopReason } : { type: "end", stopReason: result.data.stopReason, usage: usage as TokenUsage });
         subscriber.complete();
-      }, fail);
+      }, (err: unknown) => {
+        answer();
+        fail(err);
+      });
 
       timers.push(
         setTimeout(() => {
@@ -206,7 +230,7 @@ export class AcpClient {
       );
 
       return () => {
-        if (settle()) this.cancel(sessionId);
+        if (settle() && !answered) this.cancel(sessionId);
       };
     });
   }
@@ -230,12 +254,29 @@ export class AcpClient {
     const { sessionId, update } = parsed.data;
     if (this.#replaying.has(sessionId)) return;
     const turn = this.#turns.get(sessionId);
-    if (turn === undefined) {
-      this.#logger.debug({ sessionId, sessionUpdate: update.sessionUpdate }, "session update outside a turn");
+    const session = this.#prompted.get(sessionId);
+    // While an abandoned prompt before this turn's is still unanswered, the agent is still on that one.
+    if (turn === undefined || session?.unanswered[0] !== turn) {
+      this.#dropUpdate(sessionId, update.sessionUpdate, session);
       return;
     }
     const event = classifyUpdate(update);
     if (event !== undefined) turn.subscriber.next(event);
+  }
+
+  /**
+   * An update no running turn owns. After a prompt of the session (`late_update`: the turn it
+   * belonged to has settled) it is never delivered, to that turn or a later one; warned once per
+   * turn. Before any prompt (`no_turn`, e.g. commands advertised after `session/new`) it is routine.
+   */
+  #dropUpdate(sessionId: string, sessionUpdate: string, session: PromptedSession | undefined): void {
+    const fields = { reason: session === undefined ? "no_turn" : "late_update", sessionId, sessionUpdate };
+    if (session === undefined || session.lateWarned) {
+      this.#logger.debug(fields, "session update outside a turn");
+      return;
+    }
+    session.lateWarned = true;
+    this.#logger.warn(fields, "session update outside a turn");
   }
 
   #answerAgent(method: string, params: unknown): unknown {
@@ -259,6 +300,12 @@ export class AcpClient {
       throw await withExitStatus(err, this.process);
     });
   }
+}
+
+interface PromptedSession {
+  /** The session's prompts sent and not answered yet, oldest first (each its turn's record). */
+  readonly unanswered: object[];
+  lateWarned: boolean;
 }
 
 /** Replaces a bare `AgentExitedError` with one that carries the exit code, once the process reports it. */

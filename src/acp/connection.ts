@@ -29,6 +29,7 @@ interface Pending {
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout | undefined;
+  readonly onAnswer: (() => void) | undefined;
 }
 
 const defaultMaxLineBytes = 32 * 1024 * 1024;
@@ -72,8 +73,12 @@ export class JsonRpcConnection {
     options.output.on("error", (err) => options.logger.debug({ err }, "agent stdin write failed"));
   }
 
-  /** Sends a request and resolves with its result; `timeoutMs` undefined waits as long as the connection lives. */
-  request<R = unknown>(method: string, params: unknown, timeoutMs?: number): Promise<R> {
+  /**
+   * Sends a request and resolves with its result; `timeoutMs` undefined waits as long as the
+   * connection lives. `onAnswer` runs synchronously when the answer (result or error) is read,
+   * before any later line of the same read is handled — the promise settles only a microtask later.
+   */
+  request<R = unknown>(method: string, params: unknown, timeoutMs?: number, onAnswer?: () => void): Promise<R> {
     if (this.#closed !== undefined) return Promise.reject(this.#closed);
     const id = this.#nextId++;
     return new Promise<R>((resolve, reject) => {
@@ -84,7 +89,7 @@ export class JsonRpcConnection {
               this.#pending.delete(id);
               reject(new AcpTimeoutError(method, timeoutMs));
             }, timeoutMs);
-      this.#pending.set(id, { method, resolve: resolve as (result: unknown) => void, reject, timer });
+      this.#pending.set(id, { method, resolve: resolve as (result: unknown) => void, reject, timer, onAnswer });
       try {
         this.#write({ jsonrpc: "2.0", id, method, params });
       } catch (err) {
@@ -136,6 +141,7 @@ export class JsonRpcConnection {
         }
         this.#pending.delete(frame.id);
         clearTimeout(pending.timer);
+        pending.onAnswer?.();
         if (frame.kind === "result") pending.resolve(frame.result);
         else pending.reject(new AcpRequestError(pending.method, frame.error.code, frame.error.message, frame.error.data));
         return;
