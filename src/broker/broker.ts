@@ -36,7 +36,7 @@ import { BrokerStoppedError } from "./errors.js";
 import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
 import { queueEvent } from "./queueEvent.js";
-import { settledTurn } from "./settledTurn.js";
+import { DEFERRED, settledTurn } from "./settledTurn.js";
 import { admitByLedger } from "./turnLedger.js";
 
 export type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
@@ -265,33 +265,51 @@ export class Broker {
       const partition = (current[0] as Intake).partition;
       this.#countRunning(partition, +1);
       this.#inFlight.next(this.#inFlight.value + 1);
-      const { ledger } = this.#parts;
-      const admitted =
-        ledger === undefined
-          ? of({ run: current, marked: false })
-          : from(admitByLedger(current, { ledger, now: this.bus.scheduler.now(), logger: this.logger, retryInMs: deferMs }));
-      return admitted.pipe(
-        concatMap(({ run, marked }) =>
-          run.length === 0
-            ? EMPTY
-            : settledTurn(run.map((item) => item.message), {
-                dropped,
-                marked,
-                bus: this.bus,
-                logger: this.logger,
-                pipeline: this.#parts.pipeline,
-                handler: this.#parts.turnHandler,
-                send: this.#send,
-                messageLimit: this.#messageLimit,
-                ...(ledger === undefined ? {} : { ledger }),
-                retryInMs: deferMs,
-                onSettled: (turn) => this.#settled.next(turn),
-              }),
-        ),
+      return this.#attemptTurn(current, dropped).pipe(
         finalize(() => {
           this.#inFlight.next(this.#inFlight.value - 1);
           this.#countRunning(partition, -1);
         }),
+      );
+    });
+  }
+
+  /**
+   * One attempt at a turn. One deferred because shared state was unreachable is attempted again
+   * after `deferMs` right here, its events still held: it keeps its session's lane, so the
+   * session's later events cannot overtake it (handing it back to the bus would let them).
+   */
+  #attemptTurn(items: readonly Intake[], dropped: readonly string[]): Observable<never> {
+    return defer(() => {
+      const current = items.filter((item) => this.#intake?.isCurrent(item) === true);
+      if (this.#state !== "running" || current.length === 0) return EMPTY;
+      const { ledger } = this.#parts;
+      const admitted =
+        ledger === undefined
+          ? of({ run: current, marked: false, deferred: false })
+          : from(admitByLedger(current, { ledger, now: this.bus.scheduler.now(), logger: this.logger, retryInMs: deferMs }));
+      return admitted.pipe(
+        concatMap(({ run, marked, deferred }) => {
+          if (deferred) return of(DEFERRED);
+          if (run.length === 0) return EMPTY;
+          return settledTurn(
+            run.map((item) => item.message),
+            {
+              dropped,
+              marked,
+              bus: this.bus,
+              logger: this.logger,
+              pipeline: this.#parts.pipeline,
+              handler: this.#parts.turnHandler,
+              send: this.#send,
+              messageLimit: this.#messageLimit,
+              ...(ledger === undefined ? {} : { ledger }),
+              retryInMs: deferMs,
+              onSettled: (turn) => this.#settled.next(turn),
+            },
+          );
+        }),
+        concatMap(() => timer(deferMs, this.bus.scheduler).pipe(concatMap(() => this.#attemptTurn(items, dropped)))),
       );
     });
   }

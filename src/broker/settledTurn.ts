@@ -14,6 +14,9 @@ import { NoAgentError } from "./errors.js";
 import type { TurnHandler } from "./turn.js";
 import { ledgerKey, ledgerSend } from "./turnLedger.js";
 
+/** What `settledTurn` emits when the turn must run again later. */
+export const DEFERRED = "deferred" as const;
+
 export interface SettledTurnOptions {
   /** Summary lines of messages the queue cap dropped (OpenClaw's overflow block). */
   readonly dropped: readonly string[];
@@ -27,7 +30,7 @@ export interface SettledTurnOptions {
   readonly messageLimit: (platform: string) => number;
   /** Absent on the embedded bus. */
   readonly ledger?: DeliveryLedger;
-  /** How long a turn that could not reach shared state waits before it is tried again. */
+  /** How long a turn that could not reach shared state waits before it is tried again (logged; the caller waits). */
   readonly retryInMs: number;
   readonly onSettled: (turn: SettledTurn) => void;
 }
@@ -37,9 +40,11 @@ export interface SettledTurnOptions {
  * event, counts what reached the gateway (recording it in the ledger), then settles — the ledger
  * says `complete` before the events are acked, so a redelivery after a crash right there is not
  * run again. A failed turn is settled and logged like a finished one and never stops the worker;
- * one that failed on shared state before anything reached the user is handed back instead.
+ * one that failed on shared state before anything reached the user emits `DEFERRED` instead and
+ * settles nothing: the caller runs it again after `retryInMs`, still holding its events, so the
+ * session's later events cannot overtake it.
  */
-export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], options: SettledTurnOptions): Observable<never> {
+export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], options: SettledTurnOptions): Observable<typeof DEFERRED> {
   const { bus, ledger, retryInMs } = options;
   const first = messages[0] as DurableMessage<GatewayEvent>;
   const turnEvent = collected(messages.map((message) => message.data), options.dropped);
@@ -67,9 +72,8 @@ export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], o
     concatMap((outcome) => {
       // Shared state was unreachable before anything reached the user: run it again later rather than lose it.
       if (!outcome.ok && delivered === 0 && isStateOutage(outcome.err)) {
-        for (const message of messages) message.nak(retryInMs);
         log.warn({ reason: "state_unavailable", retryInMs, err: outcome.err }, "turn deferred");
-        return EMPTY;
+        return of(DEFERRED);
       }
       const settle = () => {
         for (const message of messages) message.ack();
@@ -83,9 +87,8 @@ export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], o
       const written = Promise.all(keys.map((key) => ledger.complete(key, now))).catch((err: unknown) => {
         log.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
       });
-      return from(written).pipe(tap(settle));
+      return from(written).pipe(tap(settle), ignoreElements());
     }),
-    ignoreElements(),
   );
 }
 

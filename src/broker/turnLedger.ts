@@ -94,24 +94,31 @@ export interface AdmitOptions {
   readonly retryInMs: number;
 }
 
+/** What the ledger admits of a turn's events; `deferred` when it could not be read (nothing settled). */
+export interface Admission<T extends GatewayEvent> {
+  readonly run: readonly IntakeMessage<T>[];
+  readonly marked: boolean;
+  readonly deferred: boolean;
+}
+
 /**
  * Which of a turn's events still need their turn, by the ledger: each is begun there; a completed
  * one is acked without a turn, one whose re-run was interrupted too is given up (acked, logged),
  * the rest run — `marked` when an interrupted attempt had delivered part of its reply. When the
- * ledger cannot be read every event is handed back (a redelivery could otherwise repeat a
- * finished turn) and none runs.
+ * ledger cannot be read none runs and none is settled: the caller tries again after `retryInMs`
+ * while still holding them, so the session's later events wait behind them (a hand-back would
+ * let them overtake), and a redelivery cannot repeat a finished turn.
  */
 export async function admitByLedger<T extends GatewayEvent>(
   items: readonly IntakeMessage<T>[],
   { ledger, now, logger, retryInMs }: AdmitOptions,
-): Promise<{ run: readonly IntakeMessage<T>[]; marked: boolean }> {
+): Promise<Admission<T>> {
   let records: (LedgerRecord | undefined)[];
   try {
     records = await Promise.all(items.map(({ message }) => ledger.begin(ledgerKey(message.data), now)));
   } catch (err) {
-    logger.warn({ reason: "ledger_unavailable", retryInMs, err }, "delivery ledger unavailable; events handed back");
-    for (const { message } of items) message.nak(retryInMs);
-    return { run: [], marked: false };
+    logger.warn({ reason: "ledger_unavailable", retryInMs, err, event_id: items[0]?.message.data.event_id }, "turn deferred");
+    return { run: [], marked: false, deferred: true };
   }
   const run: IntakeMessage<T>[] = [];
   let marked = false;
@@ -132,5 +139,5 @@ export async function admitByLedger<T extends GatewayEvent>(
       run.push(item);
     }
   });
-  return { run, marked };
+  return { run, marked, deferred: false };
 }

@@ -1,10 +1,11 @@
-import { catchError, EMPTY, from, map, mergeMap, of, shareReplay, Subject, Subscription, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
+import { catchError, defer, EMPTY, from, map, mergeMap, of, shareReplay, Subject, Subscription, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
 import type { Logger } from "pino";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { debounceInbound } from "../../operators/ingress/debounceInbound.js";
 import { skipEvents } from "../../operators/ingress/skipEvent.js";
 import { trustGate } from "../../operators/ingress/trustGate.js";
+import { serializeByKey } from "../../operators/dispatch/serializeByKey.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
@@ -55,10 +56,11 @@ export function runEdge(options: EdgeOptions): Edge {
         return EMPTY;
       }),
       debounceInbound({ debounceMs: options.inbound.debounce_ms, byPlatform: options.inbound.debounce_by_platform, scheduler: options.scheduler }),
-      // Pipelined: each submit issues its append as it is called, so events reach the turn stream in
-      // the order the gateway sent them while up to `maxQueueing` acks are outstanding (one round
-      // trip per event would cap an edge at a few thousand events a second on NATS).
-      mergeMap((event) => from(options.submit(event)).pipe(catchError(() => EMPTY)), maxQueueing), // submit logs its own rejection
+      // In order per conversation, pipelined across conversations: a session's next append starts once
+      // its previous one is acked, so an append retried across a bus outage or reconnect can never land
+      // after a later event of its session (that is what breaks per-session order); appends of
+      // different sessions are outstanding together, one round trip per event overall would cap an edge.
+      serializeByKey((event: GatewayEvent) => sessionKey(event), (event) => defer(() => options.submit(event)).pipe(catchError(() => EMPTY))), // submit logs its own rejection
     )
     .subscribe({ complete: () => drained(), error: () => drained() });
 
@@ -90,9 +92,6 @@ export function runEdge(options: EdgeOptions): Edge {
     responder,
   };
 }
-
-/** Events an edge may be queueing at once (appended, ack outstanding). */
-const maxQueueing = 256;
 
 /** How many send answers an edge remembers for retries (oldest forgotten first). */
 const answeredSendsKept = 10_000;

@@ -31,9 +31,12 @@ export interface NatsServer {
   /**
    * Stops the server and starts it again on the same port with the same arguments and JetStream
    * store (streams, consumers and KV survive), resolving once it accepts clients again. With
-   * `downMs`, the server stays down that long first (an outage rather than a blip).
+   * `downMs`, the server stays down that long first (an outage rather than a blip). With `signal:
+   * "SIGKILL"` it is killed outright (kill -9: nothing flushed, no client told).
    */
-  restart(options?: { downMs?: number }): Promise<void>;
+  restart(options?: { downMs?: number; signal?: "SIGTERM" | "SIGKILL" }): Promise<void>;
+  /** Freezes the server (SIGSTOP) for `ms`, then lets it go on (SIGCONT): connections stay open, nothing is answered meanwhile. */
+  pause(ms: number): Promise<void>;
 }
 
 export interface NatsServerOptions {
@@ -71,8 +74,8 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       await current.kill();
       rmSync(storeDir, { recursive: true, force: true });
     },
-    async restart({ downMs = 0 } = {}) {
-      await current.kill();
+    async restart({ downMs = 0, signal = "SIGTERM" } = {}) {
+      await current.kill(signal);
       if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       // The old listener's port is normally free at once; give a slow machine a few tries.
       for (let attempt = 1; ; attempt += 1) {
@@ -85,6 +88,14 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
         }
       }
     },
+    async pause(ms) {
+      current.child.kill("SIGSTOP");
+      try {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      } finally {
+        current.child.kill("SIGCONT");
+      }
+    },
   };
 }
 
@@ -92,16 +103,17 @@ interface RunningServer {
   readonly child: ChildProcess;
   readonly port: number;
   readonly version: string;
-  /** SIGTERM, SIGKILL after 5 s; resolves once the process is gone. */
-  kill(): Promise<void>;
+  /** SIGTERM (SIGKILL after 5 s), or SIGKILL at once; resolves once the process is gone. */
+  kill(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
 }
 
 async function runServer(args: readonly string[], readyTimeoutMs: number): Promise<RunningServer> {
   const child = spawn(natsServerBinary, args, { stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const kill = async (): Promise<void> => {
+  const kill = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
+      child.kill("SIGCONT"); // a paused server cannot act on SIGTERM
+      child.kill(signal);
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       await exited;
       clearTimeout(timer);
