@@ -12,7 +12,7 @@ export function charCount(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     // A high surrogate followed by a low one is one scalar: count the pair once.
-    if (unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) i++;
+    if (isHighSurrogate(unit) && isLowSurrogate(text.charCodeAt(i + 1))) i++;
     count++;
   }
   return count;
@@ -22,19 +22,52 @@ export function charCount(text: string): number {
  * UTF-16 index ending the longest prefix of whole grapheme clusters with at most `maxChars`
  * chars; 0 when not even the first cluster fits. With `wordWrap`, a cut that leaves text behind
  * backs up to just after the last whitespace cluster of the prefix (upstream `split_point`).
+ *
+ * Linear in `maxChars`, not in `text`: a long line is cut once per chunk, so work proportional to
+ * the whole rest of the line made splitting quadratic. Only a window one scalar value wider than
+ * the room is segmented (the segmenter copies its input), and the cut is found by asking for the
+ * cluster at the room's end instead of walking every cluster before it.
  */
 export function graphemeCut(text: string, maxChars: number, wordWrap: boolean): number {
-  let chars = 0;
-  let end = 0;
-  let afterLastSpace = 0;
-  for (const { segment, index } of segmenter.segment(text)) {
-    const width = charCount(segment);
-    if (chars + width > maxChars) break;
-    chars += width;
-    end = index + segment.length;
-    if (WHITE_SPACE_ONLY.test(segment)) afterLastSpace = end;
+  const room = scalarEnd(text, maxChars);
+  if (room >= text.length) return text.length;
+  // Every boundary inside the window is one of `text` (a break depends on what precedes it and on
+  // the next scalar only), and the window reaches past the room, so the cluster at the room's end
+  // is settled inside it.
+  const clusters = segmenter.segment(text.slice(0, scalarEnd(text, maxChars + 1)));
+  const end = startOfCluster(clusters, room);
+  return wordWrap ? afterLastSpace(text, clusters, end) : end;
+}
+
+/** The largest cluster boundary at or before `index`. */
+function startOfCluster(clusters: Intl.Segments, index: number): number {
+  return clusters.containing(index)?.index ?? index;
+}
+
+/** Just after the last whitespace-only cluster ending by `end`, or `end` when there is none. */
+function afterLastSpace(text: string, clusters: Intl.Segments, end: number): number {
+  let at = end - 1;
+  while (at >= 0) {
+    if (!isWhiteSpaceUnit(text.charCodeAt(at))) {
+      at--;
+      continue;
+    }
+    // A space with a combining mark on it is a cluster, but not a whitespace one.
+    const cluster = clusters.containing(at);
+    if (cluster === undefined) return end;
+    if (WHITE_SPACE_ONLY.test(cluster.segment)) return cluster.index + cluster.segment.length;
+    at = cluster.index - 1;
   }
-  return wordWrap && end < text.length && afterLastSpace > 0 ? afterLastSpace : end;
+  return end;
+}
+
+/** UTF-16 index after `count` scalar values, or the text's length when it holds fewer. */
+function scalarEnd(text: string, count: number): number {
+  let end = 0;
+  for (let taken = 0; taken < count && end < text.length; taken++) {
+    end += isHighSurrogate(text.charCodeAt(end)) && isLowSurrogate(text.charCodeAt(end + 1)) ? 2 : 1;
+  }
+  return end;
 }
 
 /**
@@ -47,6 +80,16 @@ export function codePointCut(text: string, maxChars: number): number {
     end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
   }
   return end;
+}
+
+/** Every White_Space character is in the BMP, so one UTF-16 unit decides. */
+function isWhiteSpaceUnit(unit: number): boolean {
+  if (unit < 0x80) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+  return WHITE_SPACE_ONLY.test(String.fromCharCode(unit));
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 function isLowSurrogate(unit: number): boolean {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { charCount } from "../../../operators/delivery/graphemes.js";
 import { splitMessage } from "../../../operators/delivery/splitMessage.js";
 
@@ -252,6 +252,41 @@ describe("splitMessage: upstream invariant tests", () => {
       const chunks = splitMessage(FAMILY, limit);
       expectWithinLimit(chunks, limit);
       expect(chunks.join(""), `limit ${limit}`).toBe(FAMILY);
+    }
+  });
+});
+
+// A long line is cut once per chunk; a cut that segmented the whole rest of the line made a
+// 400 KB reply take over a minute. The segmenter copies what it is given, so the text handed to
+// it, summed over a split, is the work: it must stay a small multiple of the input.
+describe("splitMessage: linear in the length of a line", () => {
+  const MB = 2 ** 20;
+  const plain = (line: string) => ({ text: line, content: line, read: (chunks: string[]) => chunks.join("") });
+  // Every chunk of a split code block is the opener line, a piece of the body and the closer.
+  const block = (body: string) => ({
+    text: fenced(body, `${F}js`),
+    content: body,
+    read: (chunks: string[]) => chunks.map((chunk) => chunk.replace(/^```js\n/, "").replace(/\n```$/, "")).join(""),
+  });
+  const cases = [
+    { name: "words", ...plain("abc ".repeat(MB / 4)) },
+    { name: "no whitespace", ...plain("x".repeat(MB)) },
+    { name: "emoji with skin tones", ...plain("👍🏽".repeat(MB / 4)) },
+    { name: "a base with combining marks", ...plain(`e${"\u0301".repeat(MB)}`) },
+    { name: "a code block", ...block("x".repeat(MB)) },
+    { name: "a code block of one wide cluster", ...block(`e${"\u0301".repeat(MB)}`) },
+  ];
+
+  it.each(cases)("$name: 1 MB, every chunk within the limit, nothing lost", ({ text, content, read }) => {
+    const segment = vi.spyOn(Intl.Segmenter.prototype, "segment");
+    try {
+      const chunks = splitMessage(text, 4096);
+      expectWithinLimit(chunks, 4096);
+      expect(read(chunks)).toBe(content);
+      const segmented = segment.mock.calls.reduce((sum, [input]) => sum + input.length, 0);
+      expect(segmented).toBeLessThanOrEqual(4 * text.length);
+    } finally {
+      segment.mockRestore();
     }
   });
 });
