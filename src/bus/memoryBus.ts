@@ -216,32 +216,43 @@ class CoreMessage<T> implements BusMessage<T> {
   }
 }
 
-/** One request waiting for its reply. The first answer wins; answers after it, a cancel or a failure are refused. */
+/**
+ * One request waiting for its reply. The first answer wins; answers after it, a cancel or a failure
+ * are refused. Settling lets go of the requester: a responder may keep the message it answered (the
+ * edge remembers answers by send id), and through the requester it would keep the requesting turn's
+ * whole subscriber chain alive.
+ */
 class PendingRequest {
-  private settled = false;
+  #requester: Subscriber<unknown> | undefined;
 
   constructor(
-    private readonly requester: Subscriber<unknown>,
+    requester: Subscriber<unknown>,
     private readonly deliveries: DeliveryQueue,
-  ) {}
+  ) {
+    this.#requester = requester;
+  }
 
   answer(reply: unknown): boolean {
-    if (this.settled) return false;
-    this.settled = true;
+    const requester = this.#settle();
+    if (requester === undefined) return false;
     this.deliveries.schedule(() => {
-      this.requester.next(reply);
-      this.requester.complete();
+      requester.next(reply);
+      requester.complete();
     });
     return true;
   }
 
   fail(error: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.requester.error(error);
+    this.#settle()?.error(error);
   }
 
   cancel(): void {
-    this.settled = true;
+    this.#settle();
+  }
+
+  #settle(): Subscriber<unknown> | undefined {
+    const requester = this.#requester;
+    this.#requester = undefined;
+    return requester;
   }
 }
