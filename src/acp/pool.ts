@@ -280,7 +280,11 @@ export class SessionPool {
   /** Waits for one of the `max_sessions` slots, logging a wait that timed out or was called off. */
   async #slot(key: string, signal: AbortSignal): Promise<void> {
     try {
-      await this.#slots.acquire(key, signal);
+      const granted = this.#slots.acquire(key, signal);
+      if (this.#slots.isWaiting(key)) {
+        this.#logger.debug({ sessionKey: key, waiting: this.#slots.waiting, maxSessions: this.#options.pool.max_sessions }, "waiting for a session");
+      }
+      await granted;
     } catch (err) {
       if (err instanceof PoolWaitTimeoutError) {
         this.#logger.warn({ sessionKey: key, reason: "pool_wait_timeout", waitedMs: err.waitedMs, maxSessions: err.maxSessions }, "session wait timed out");

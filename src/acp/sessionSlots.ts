@@ -108,6 +108,11 @@ export class SessionSlots {
     this.#pump();
   }
 
+  /** Whether `key` waits for a slot. */
+  isWaiting(key: string): boolean {
+    return this.#waiters.some((waiter) => waiter.key === key);
+  }
+
   /** Calls off `key`'s wait (`/cancel`); false when it does not wait. */
   cancel(key: string): boolean {
     const waiter = this.#waiters.find((candidate) => candidate.key === key);
