@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { BehaviorSubject, Observable, Subject, type Subscription } from "rxjs";
+import { BehaviorSubject, filter, firstValueFrom, map, Subject, takeUntil, timeout, type Observable, type Subscription } from "rxjs";
 import WebSocket from "ws";
 import type { Logger } from "pino";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
@@ -9,7 +9,7 @@ import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
 import { GATEWAY_PROTOCOL_VERSION, resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { responseOutcome, type GatewayResponse } from "../../operators/ingress/responseFrame.js";
 import { SendError } from "../pipeline/errors.js";
-import { keepalive } from "./keepalive.js";
+import { keepalive, pongsOf } from "./keepalive.js";
 import { defaultBackoff, planReconnect, type BackoffPolicy } from "./reconnectBackoff.js";
 import { gatewayUrl, replyFrame } from "./replyFrame.js";
 
@@ -67,6 +67,7 @@ export class GatewayConnector {
   #reconnect: NodeJS.Timeout | undefined;
   #keepalive: Subscription | undefined;
   #closing = false;
+  readonly #shutdown = new Subject<void>();
 
   /** Every valid `event.v1` from the gateway, across reconnects. */
   readonly events: Observable<GatewayEvent> = this.#events.asObservable();
@@ -115,12 +116,29 @@ export class GatewayConnector {
    * Posts a message. With `wantAck` (bubble modes, streaming) or when the handshake requires it, the
    * frame carries a `request_id` and the promise settles with the gateway's ack; otherwise it
    * resolves once written. Rejects with `SendError` when the gateway refuses or cannot be reached.
+   * Between connections it waits for the next one, up to the legacy ack timeout; the ack timeouts
+   * count from the call, so a send takes no longer than before.
    */
   send(message: OutboundMessage, options: { readonly wantAck: boolean }): Promise<SendReceipt> {
     const socket = this.#socket;
-    if (socket === undefined || socket.readyState !== WebSocket.OPEN) {
-      return Promise.reject(new SendError("disconnected", "the gateway is not connected"));
-    }
+    if (socket !== undefined && socket.readyState === WebSocket.OPEN) return this.#post(socket, message, options, 0);
+    if (this.#closing) return Promise.reject(disconnected());
+    const called = performance.now();
+    return this.#nextConnection(this.#options.legacyAckTimeoutMs).then((next) => this.#post(next, message, options, performance.now() - called));
+  }
+
+  /** The next open socket, or a `disconnected` failure when none opens within `waitMs` or the connector closes. */
+  #nextConnection(waitMs: number): Promise<WebSocket> {
+    const open = this.#connected.pipe(
+      map(() => this.#socket),
+      filter((socket): socket is WebSocket => socket?.readyState === WebSocket.OPEN),
+      timeout({ first: waitMs }),
+      takeUntil(this.#shutdown),
+    );
+    return firstValueFrom(open).catch((err: unknown) => Promise.reject(disconnected(err)));
+  }
+
+  #post(socket: WebSocket, message: OutboundMessage, options: { readonly wantAck: boolean }, waitedMs: number): Promise<SendReceipt> {
     const capabilities = this.capabilities(message.platform);
     const required = capabilities?.sendAck === true;
     // A negotiated gateway without send_ack cannot be asked for acks: order rests on the socket.
@@ -135,7 +153,7 @@ export class GatewayConnector {
     }
     const requestId = `req_${randomUUID()}`;
     return new Promise<SendReceipt>((resolve, reject) => {
-      const timeoutMs = required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs;
+      const timeoutMs = Math.max(0, (required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs) - waitedMs);
       const timer = setTimeout(() => {
         this.#pending.delete(requestId);
         this.#settleLost(required, resolve, reject, "timeout");
@@ -154,6 +172,7 @@ export class GatewayConnector {
   /** Stops reconnecting and closes the socket; waiting sends settle as if the channel closed. */
   async close(): Promise<void> {
     this.#closing = true;
+    this.#shutdown.next();
     clearTimeout(this.#reconnect);
     this.#keepalive?.unsubscribe();
     const socket = this.#socket;
@@ -330,11 +349,7 @@ export class GatewayConnector {
   }
 }
 
-/** A socket's pongs. Not `fromEvent`: it prefers ws' DOM-style `addEventListener`, which never reports pongs. */
-function pongsOf(socket: WebSocket): Observable<void> {
-  return new Observable<void>((subscriber) => {
-    const pong = () => subscriber.next();
-    socket.on("pong", pong);
-    return () => socket.off("pong", pong);
-  });
+
+function disconnected(cause?: unknown): SendError {
+  return new SendError("disconnected", "the gateway is not connected", cause === undefined ? undefined : { cause });
 }

@@ -1,4 +1,4 @@
-import { filter, interval, map, merge, scan, takeWhile, type Observable, type SchedulerLike } from "rxjs";
+import { filter, interval, map, merge, Observable, scan, takeWhile, type SchedulerLike } from "rxjs";
 
 /** What the keepalive asks of the connection: send a ping, or give it up as dead. */
 export type KeepaliveSignal = { readonly kind: "ping" } | { readonly kind: "abandon"; readonly missedPongs: number };
@@ -41,4 +41,19 @@ export function keepalive(pongs: Observable<unknown>, { intervalMs, maxMissed, s
     filter((signal): signal is KeepaliveSignal => signal !== undefined),
     takeWhile((signal) => signal.kind !== "abandon", true),
   );
+}
+
+/** What a WebSocket offers for its `pong` events (ws' node-style emitter). */
+export interface PongSource {
+  on(event: "pong", listener: () => void): unknown;
+  off(event: "pong", listener: () => void): unknown;
+}
+
+/** A socket's pongs. Not `fromEvent`: it prefers ws' DOM-style `addEventListener`, which never reports pongs. */
+export function pongsOf(socket: PongSource): Observable<void> {
+  return new Observable<void>((subscriber) => {
+    const pong = () => subscriber.next();
+    socket.on("pong", pong);
+    return () => socket.off("pong", pong);
+  });
 }

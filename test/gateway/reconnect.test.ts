@@ -157,3 +157,42 @@ describe("WebSocket keepalive", () => {
     expect(await until(() => gateway.state.connections >= 2, 10_000)).toBe(true);
   });
 });
+
+describe("a send between connections", () => {
+  it("waits for the next connection and goes out on it", async () => {
+    const gateway = await DevGateway.start({});
+    cleanup.push(() => gateway.close());
+    const frames: string[] = [];
+    gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame.content.text));
+    const { connector: made, records } = connector(gateway.url, { legacyAckTimeoutMs: 5_000, backoff: { initialMs: 200 } });
+    expect(await until(() => made.isConnected, 10_000)).toBe(true);
+    gateway.disconnectAll();
+    expect(await until(() => !made.isConnected, 5_000)).toBe(true);
+    const receipt = await made.send(message, { wantAck: true });
+    expect(receipt.messageId).toMatch(/^gw-/);
+    expect(frames).toEqual(["on it"]);
+    expect(logged(records, "connected to gateway")).toHaveLength(2);
+  });
+
+  it("fails with disconnected when no connection opens within the legacy ack timeout", async () => {
+    const gateway = await DevGateway.start({});
+    const { connector: made } = connector(gateway.url, { legacyAckTimeoutMs: 300, backoff: { initialMs: 50 } });
+    expect(await until(() => made.isConnected, 10_000)).toBe(true);
+    await gateway.close();
+    expect(await until(() => !made.isConnected, 5_000)).toBe(true);
+    const started = performance.now();
+    await expect(made.send(message, { wantAck: false })).rejects.toMatchObject({ name: "SendError", code: "disconnected" });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
+  it("fails at once with disconnected when the connector closes meanwhile", async () => {
+    const gateway = await DevGateway.start({});
+    const { connector: made } = connector(gateway.url, { legacyAckTimeoutMs: 60_000, backoff: { initialMs: 50 } });
+    expect(await until(() => made.isConnected, 10_000)).toBe(true);
+    await gateway.close();
+    expect(await until(() => !made.isConnected, 5_000)).toBe(true);
+    const sent = made.send(message, { wantAck: false });
+    await made.close();
+    await expect(sent).rejects.toMatchObject({ code: "disconnected" });
+  });
+});
