@@ -2,6 +2,7 @@ import { retry, tap, throwError, timer, type Observable } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Bus, PersistAck } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
+import { subjectToken } from "../pipeline/subjectToken.js";
 
 export interface QueueEventOptions {
   readonly bus: Bus;
@@ -15,13 +16,23 @@ export interface QueueEventOptions {
 }
 
 /**
- * Appends an event to the turn stream with message id `platform:event_id`, retrying for a while
+ * The turn stream's message id of an event: `platform:event_id`, each part as `subjectToken`
+ * spells it — a header value holds no CR/LF, and `:` inside a part cannot make two events one.
+ * Plain ids (`telegram:12345`) read as they are. Every edge must agree on it: it collapses the
+ * copies the gateway broadcasts to each.
+ */
+export function turnMsgId(event: Pick<GatewayEvent, "platform" | "event_id">): string {
+  return `${subjectToken(event.platform)}:${subjectToken(event.event_id)}`;
+}
+
+/**
+ * Appends an event to the turn stream with message id `turnMsgId(event)`, retrying for a while
  * when the bus is unreachable — a retry of an append that did land is a duplicate, so an event is
  * never queued twice — and logs a collapsed duplicate (several edges, or a gateway's retry).
  */
 export function queueEvent(event: GatewayEvent, { bus, subject, logger, retryForMs, stillRunning }: QueueEventOptions): Observable<PersistAck> {
   const firstTry = bus.scheduler.now();
-  return bus.persist(subject, event, { msgId: `${event.platform}:${event.event_id}` }).pipe(
+  return bus.persist(subject, event, { msgId: turnMsgId(event) }).pipe(
     retry({
       delay: (err: unknown, attempt: number) => {
         if (bus.scheduler.now() - firstTry > retryForMs || !stillRunning()) return throwError(() => err);

@@ -1,3 +1,7 @@
+import { subjectToken } from "./subjectToken.js";
+
+export { subjectToken } from "./subjectToken.js";
+
 /**
  * Every bus subject and durable name turnstream uses, and the only place that spells them. All
  * carry the deployment's `[bus] prefix`, so several deployments can share one NATS server.
@@ -9,7 +13,7 @@ export interface Subjects {
   readonly turns: string;
   /** Durable consumer name of the workers reading `turns`. */
   readonly turnConsumer: string;
-  /** Request/reply: one message to post on a platform, answered with the gateway's ack. */
+  /** Request/reply: one message to post on a platform, answered with the gateway's ack. Any platform string (see `subjectToken`). */
   send(platform: string): string;
   /** Filter over every platform's send subject. */
   readonly sends: string;
@@ -60,13 +64,4 @@ export function subjects(prefix = "turnstream"): Subjects {
       ledger: `${name}_ledger`,
     },
   };
-}
-
-/**
- * Makes any non-empty string one subject token: percent-encoding, plus `.` and `*`, which
- * `encodeURIComponent` leaves alone but NATS reserves.
- */
-export function subjectToken(value: string): string {
-  if (value === "") throw new RangeError("a subject token cannot be empty");
-  return encodeURIComponent(value).replace(/[.*!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { fromKvKey, kvKey } from "../../../src/state/kv/kvKey.js";
+import { fromKvKey, kvKey, maxKvKeyLength } from "../../../src/state/kv/kvKey.js";
 
 const VALID_KV_KEY = /^[-/_=.a-zA-Z0-9]+$/;
 
@@ -23,6 +23,33 @@ describe("kvKey", () => {
     const encoded = kvKey(key);
     expect(encoded).toMatch(VALID_KV_KEY);
     expect(encoded.startsWith(".") || encoded.endsWith(".")).toBe(false);
-    expect(fromKvKey(encoded)).toBe(key);
+    if (encoded.includes(".")) expect(encoded.length).toBeLessThanOrEqual(maxKvKeyLength);
+    else expect(fromKvKey(encoded)).toBe(key);
   });
+
+  it("escapes a lone surrogate as ==XXXX, apart from U+FFFD", () => {
+    expect(kvKey("\ud800")).toBe("==D800");
+    expect(kvKey("\ufffd")).toBe("=EF=BF=BD");
+    expect(fromKvKey("==D800")).toBe("\ud800");
+    expect(fromKvKey("==0041")).toBeUndefined();
+  });
+
+  it("hashes an encoding past maxKvKeyLength, so a long id cannot overflow nats-server's control line", () => {
+    const long = `telegram:${"好".repeat(1000)}`;
+    const key = kvKey(long);
+    expect(key.length).toBeLessThanOrEqual(maxKvKeyLength);
+    expect(key).toMatch(VALID_KV_KEY);
+    expect(key.startsWith("telegram=3A")).toBe(true);
+    expect(kvKey(`${long}!`)).not.toBe(key);
+    expect(fromKvKey(key)).toBeUndefined();
+  });
+
+  test.prop([fc.string({ unit: fc.constantFrom("\ud800", "\udc00", "\ufffd", "a", ".", ":") }), fc.string({ unit: fc.constantFrom("\ud800", "\udc00", "\ufffd", "a", ".", ":") })], { numRuns: 1000 })(
+    "is injective even on lone surrogates and long keys",
+    (a, b) => {
+      if (a === b) return;
+      expect(kvKey(a)).not.toBe(kvKey(b));
+      expect(kvKey(a.repeat(60))).not.toBe(kvKey(b.repeat(60)));
+    },
+  );
 });
