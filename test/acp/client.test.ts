@@ -198,6 +198,24 @@ describe("AcpClient against the scripted agent (real child processes)", () => {
     expect(client.alive).toBe(false);
   });
 
+  it.each(["group", "setsid"])(
+    "fails the turn as soon as the agent exits, whatever it left behind (%s), and reads nothing more from it",
+    async (mode) => {
+      const { client, events } = await start();
+      const slowLiveness = { ...relaxed, livenessMs: 60_000 };
+      const { events: seen, error } = await failingTurn(client, `leftover ${mode} 200`, slowLiveness);
+      const pid = Number(events().find((line) => line.startsWith("grandchild "))?.split(" ")[1]);
+      try {
+        expect(error).toMatchObject({ exitCode: 3, message: "Agent process exited unexpectedly" });
+        expect(seen).toEqual([]);
+        if (mode === "group") expect(await eventually(() => !isRunning(pid), 3_000)).toBe(true);
+        else expect(await eventually(() => events().includes(`leftover-write-failed ${pid} EPIPE`))).toBe(true);
+      } finally {
+        if (isRunning(pid)) process.kill(pid, "SIGKILL");
+      }
+    },
+  );
+
   it("cancels a hung turn at the hard timeout and kills an agent that still does not answer", async () => {
     const { client, events } = await start();
     const { error } = await failingTurn(client, "hang", { hardTimeoutMs: 800, hungGraceMs: 400, livenessMs: 200 });
@@ -285,6 +303,34 @@ describe("AcpClient against the scripted agent (real child processes)", () => {
     const { client, records } = await start();
     expect(await turn(client, "late")).toEqual([{ type: "text", text: "before" }, end]);
     expect(await eventually(() => records.some((r) => r.msg === "session update outside a turn"))).toBe(true);
+  });
+
+  it("drops updates after the answer, even in the answer's own read, and keeps them out of the session's next turn", async () => {
+    const { client, records } = await start();
+    const { sessionId } = await client.newSession(tmpdir());
+    const run = (text: string) => lastValueFrom(client.prompt(sessionId, [{ type: "text", text }], relaxed).pipe(toArray()));
+    expect(await run("lateburst 100")).toEqual([{ type: "text", text: "before" }, end]);
+    const late = () => records.filter((r) => r.msg === "session update outside a turn");
+    expect(await eventually(() => late().length === 4)).toBe(true);
+    expect(late().map((r) => [r.reason, r.level, r.sessionUpdate])).toEqual([
+      ["late_update", 40, "agent_message_chunk"],
+      ["late_update", 20, "agent_message_chunk"],
+      ["late_update", 20, "openab_message"],
+      ["late_update", 20, "agent_message_chunk"],
+    ]);
+    expect(await run("prose")).toEqual([{ type: "text", text: "hey what's up" }, end]);
+  });
+
+  it("keeps an abandoned turn's trailing updates out of the next turn until the agent answers the abandoned prompt", async () => {
+    const { client, records, events } = await start();
+    const { sessionId } = await client.newSession(tmpdir());
+    // The agent ignores the cancel: 300 ms later it still sends a chunk and answers.
+    const abandoned = client.prompt(sessionId, [{ type: "text", text: "stubborn 300" }], relaxed).subscribe();
+    await eventually(() => events().includes(`prompt ${sessionId} stubborn`));
+    abandoned.unsubscribe();
+    const next = await lastValueFrom(client.prompt(sessionId, [{ type: "text", text: "slow 900" }], relaxed).pipe(toArray()));
+    expect(next).toEqual([{ type: "text", text: "slow done" }, end]);
+    expect(records.find((r) => r.msg === "session update outside a turn")).toMatchObject({ reason: "late_update", sessionUpdate: "agent_message_chunk" });
   });
 
   it("kills the whole process group on close, with SIGKILL when SIGTERM is ignored", async () => {

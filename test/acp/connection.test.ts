@@ -129,6 +129,16 @@ describe("JsonRpcConnection", () => {
       });
     });
 
+    it("runs onAnswer synchronously when the answer is read, before a notification in the same read", async () => {
+      const t = wire();
+      const seen: string[] = [];
+      t.connection.notifications.subscribe((n) => seen.push(n.method));
+      const answered = t.connection.request("session/prompt", {}, undefined, () => seen.push("answer"));
+      t.sendRaw(`${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } })}\n${JSON.stringify(notification(1))}\n`);
+      await expect(answered).resolves.toEqual({ stopReason: "end_turn" });
+      expect(seen).toEqual(["answer", "session/update"]);
+    });
+
     it("rejects with AcpTimeoutError after the per-request timeout and ignores a late answer for that id", async () => {
       const t = wire();
       const slow = t.connection.request("session/new", {}, 30);
