@@ -48,8 +48,33 @@ export function isSilentText(text: string, token: string): boolean {
   const whole = new RegExp(`^\\s*${escape(token)}(?:\\s+${escape(token)})*\\s*$`, "iu");
   // The raw test first: a configured token may itself start or end with punctuation.
   if (whole.test(text)) return true;
-  const unwrapped = text.replace(new RegExp(`^${EDGE}+|${EDGE}+$`, "gu"), "");
-  return whole.test(unwrapped) || isSilentAction(text, whole);
+  return whole.test(trimEdges(text)) || isSilentAction(text, whole);
+}
+
+const EDGE_RUN = new RegExp(`${EDGE}+`, "uy");
+const EDGE_CHAR = new RegExp(`^${EDGE}$`, "u");
+
+/**
+ * The text without leading and trailing `EDGE` characters: `/^EDGE+|EDGE+$/g` by hand, because
+ * that pattern retries the trailing alternative at every position of an inner run (quadratic).
+ */
+function trimEdges(text: string): string {
+  EDGE_RUN.lastIndex = 0;
+  const start = EDGE_RUN.test(text) ? EDGE_RUN.lastIndex : 0;
+  let end = text.length;
+  while (end > start) {
+    const width = end >= 2 && isSurrogatePair(text, end - 2) ? 2 : 1;
+    if (!isEdge(text, end - width, width)) break;
+    end -= width;
+  }
+  return text.slice(start, end);
+}
+
+const ASCII_EDGE = Array.from({ length: 0x80 }, (_, unit) => EDGE_CHAR.test(String.fromCharCode(unit)));
+
+function isEdge(text: string, at: number, width: number): boolean {
+  const unit = text.charCodeAt(at);
+  return unit < 0x80 ? ASCII_EDGE[unit] === true : EDGE_CHAR.test(text.slice(at, at + width));
 }
 
 /** `NO_REPLYThe user…` or `NO_REPLY\n…`: the leading token(s) go. `NO_REPLY Sure` stays as written. */
@@ -62,9 +87,100 @@ export function stripLeadingToken(text: string, token: string): string {
 /** `Sure. NO_REPLY` → `Sure.`; the token must stand alone (after whitespace), optionally emphasized or quoted. */
 export function stripTrailingToken(text: string, token: string): string {
   const t = escape(token);
-  const trailing = new RegExp(`(?:^|\\s+)[\\p{P}\\x60~]*${t}(?:\\s+${t})*[\\p{P}\\x60~]*\\s*$`, "iu");
-  const match = trailing.exec(text);
-  return match === null ? text : text.slice(0, match.index);
+  if (token === "" || /\s/.test(token)) {
+    // The pattern this function means. Unanchored, it retries at every position of a long
+    // whitespace run, so only a token with whitespace in it (which `trailingTokenStart` cannot
+    // read word by word) still uses it.
+    const trailing = new RegExp(`(?:^|\\s+)${PUNCT}*${t}(?:\\s+${t})*${PUNCT}*\\s*$`, "iu");
+    const match = trailing.exec(text);
+    return match === null ? text : text.slice(0, match.index);
+  }
+  const start = trailingTokenStart(text, tokenWords(token));
+  return start === undefined ? text : text.slice(0, start);
+}
+
+// Punctuation, markdown's backtick and `~`: what may wrap a trailing token.
+const PUNCT = String.raw`[\p{P}\x60~]`;
+
+/** What a whitespace-free token looks like as a whole word, with the wrapping it may carry. */
+interface TokenWords {
+  /** The token alone. */
+  readonly bare: RegExp;
+  /** Wrapped in front only: the first of several tokens. */
+  readonly opened: RegExp;
+  /** Wrapped behind only: the last of several tokens. */
+  readonly closed: RegExp;
+  /** Wrapped on either side: a token alone at the end. */
+  readonly wrapped: (word: string) => boolean;
+}
+
+function tokenWords(token: string): TokenWords {
+  const t = escape(token);
+  const wrapped = new RegExp(`^${PUNCT}*${t}${PUNCT}*$`, "iu");
+  // A token made of punctuation only would make `wrapped` try it at every position of a long
+  // punctuation word; for such a token the word must be punctuation holding the token.
+  const allPunct = new RegExp(`^${PUNCT}*$`, "u");
+  const inside = new RegExp(t, "iu");
+  return {
+    bare: new RegExp(`^${t}$`, "iu"),
+    opened: new RegExp(`^${PUNCT}*${t}$`, "iu"),
+    closed: new RegExp(`^${t}${PUNCT}*$`, "iu"),
+    wrapped: allPunct.test(token) ? (word) => allPunct.test(word) && inside.test(word) : (word) => wrapped.test(word),
+  };
+}
+
+/**
+ * Where `(?:^|\s+)P*T(?:\s+T)*P*\s*$` first matches, read word by word from the end (a word is
+ * a maximal run without whitespace; the token has none, so every token and its wrapping is a whole
+ * word): the earliest start is the most words, so take the last word, then every bare token before
+ * it, then one opened token. Linear: each word is tested a bounded number of times.
+ */
+function trailingTokenStart(text: string, words: TokenWords): number | undefined {
+  const last = wordBefore(text, text.length);
+  if (last === undefined) return undefined;
+  let first: Word | undefined;
+  if (words.closed.test(last.text)) {
+    let bare: Word | undefined;
+    let word = wordBefore(text, last.start);
+    while (word !== undefined && words.bare.test(word.text)) {
+      bare = word;
+      word = wordBefore(text, word.start);
+    }
+    first = word !== undefined && words.opened.test(word.text) ? word : bare;
+  }
+  if (first === undefined && words.wrapped(last.text)) first = last;
+  if (first === undefined) return undefined;
+  // The match starts at the whitespace before its first word (or at the start of the text).
+  return wordBefore(text, first.start)?.end ?? 0;
+}
+
+interface Word {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** The last word ending at or before `before`, skipping the whitespace between. */
+function wordBefore(text: string, before: number): Word | undefined {
+  let end = before;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  if (end === 0) return undefined;
+  let start = end;
+  while (start > 0 && !isSpace(text.charCodeAt(start - 1))) start--;
+  return { start, end, text: text.slice(start, end) };
+}
+
+const SPACE = /\s/;
+
+/** JavaScript's `\s`, whose characters are all in the BMP: one UTF-16 unit decides. */
+function isSpace(unit: number): boolean {
+  return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d) || (unit >= 0x80 && SPACE.test(String.fromCharCode(unit)));
+}
+
+function isSurrogatePair(text: string, at: number): boolean {
+  const high = text.charCodeAt(at);
+  const low = text.charCodeAt(at + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
 }
 
 /** §7.3: the whole text, or its final line, is the report token (case-insensitive, trimmed; never a substring). */

@@ -1,5 +1,6 @@
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { silentReply, type SilentReplyOptions } from "../../../operators/delivery/silentReply.js";
+import { isSilentText, silentReply, stripTrailingToken, type SilentReplyOptions } from "../../../operators/delivery/silentReply.js";
 
 const chat: SilentReplyOptions = { token: "NO_REPLY", reportToken: "NOTHING_TO_REPORT", proactive: false };
 const proactive: SilentReplyOptions = { ...chat, proactive: true };
@@ -95,5 +96,57 @@ describe("silentReply: NOTHING_TO_REPORT on proactive turns (peers.md §7.3 vect
 
   it("uses the configured report token", () => {
     expect(silentReply("all_quiet", { ...proactive, reportToken: "ALL_QUIET" })).toEqual(nothingToReport);
+  });
+});
+
+// The patterns as first written: the definition the linear scans must agree with.
+const PUNCT = String.raw`[\p{P}\x60~]`;
+const EDGE = String.raw`[\s\p{P}\x60~]`;
+const escapeToken = (token: string) => token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function referenceStripTrailing(text: string, token: string): string {
+  const t = escapeToken(token);
+  const match = new RegExp(`(?:^|\\s+)${PUNCT}*${t}(?:\\s+${t})*${PUNCT}*\\s*$`, "iu").exec(text);
+  return match === null ? text : text.slice(0, match.index);
+}
+function referenceIsSilent(text: string, token: string): boolean {
+  const whole = new RegExp(`^\\s*${escapeToken(token)}(?:\\s+${escapeToken(token)})*\\s*$`, "iu");
+  if (whole.test(text)) return true;
+  const unwrapped = text.replace(new RegExp(`^${EDGE}+|${EDGE}+$`, "gu"), "");
+  return whole.test(unwrapped);
+}
+
+describe("silentReply: the token scans agree with their patterns", () => {
+  const tokens = ["NO_REPLY", "[quiet]", "...", "x", "a.b"];
+  const piece = fc.constantFrom(
+    "NO_REPLY", "no_reply", "[quiet]", "[QUIET]", "...", ".", "x", "X", "a.b", "a", "b", "word", " ", "  ", "\n", "\t",
+    "\u00a0", "\ufeff", "*", "_", "`", "~", '"', "“", "—", "!", "\u{1F600}", "\u{10100}", "\ud800", "é",
+  );
+  // No `{`: the JSON action form is a separate check.
+  const text = fc.array(piece, { maxLength: 14 }).map((pieces) => pieces.join(""));
+
+  test.prop([text, fc.constantFrom(...tokens)], { numRuns: 3000 })("stripTrailingToken", (input, token) => {
+    expect(stripTrailingToken(input, token)).toBe(referenceStripTrailing(input, token));
+  });
+
+  test.prop([text, fc.constantFrom(...tokens)], { numRuns: 3000 })("isSilentText", (input, token) => {
+    expect(isSilentText(input, token)).toBe(referenceIsSilent(input, token));
+  });
+});
+
+// A long run of whitespace or punctuation made the unanchored patterns retry at every position
+// of it: 100 KB of spaces took 37 s. At quadratic cost these 4 MB inputs would not finish within
+// the test timeout; linear, they take milliseconds.
+describe("silentReply: linear in the length of the reply", () => {
+  const MB = 2 ** 20;
+  it.each([
+    ["spaces", `a${" ".repeat(4 * MB)}b`],
+    ["punctuation", `a${".".repeat(4 * MB)}b`],
+    ["tokens then a word", `${" NO_REPLY".repeat(MB / 2)} x`],
+    ["wrapped tokens", `${"_NO_REPLY_ ".repeat(MB / 2)}x`],
+    ["a space run then a token", `a${" ".repeat(4 * MB)}NO_REPLY`],
+    ["punctuation then a token", `a ${".".repeat(4 * MB)}NO_REPLY`],
+  ])("%s", (_name, text) => {
+    const outcome = silentReply(text, proactive);
+    expect(outcome.kind).toBe("deliver");
   });
 });
