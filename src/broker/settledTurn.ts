@@ -1,6 +1,7 @@
 import { catchError, concatMap, defer, EMPTY, endWith, from, ignoreElements, mergeMap, of, tap, type Observable } from "rxjs";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { PoolWaitTimeoutError } from "../acp/errors.js";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
 import { StageError } from "../pipeline/errors.js";
@@ -95,5 +96,6 @@ export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], o
 function failureReason(err: unknown): string {
   if (err instanceof StageError) return "stage_failed";
   if (err instanceof NoAgentError) return "no_agent";
+  if (err instanceof PoolWaitTimeoutError) return "pool_wait_timeout";
   return "turn_failed";
 }

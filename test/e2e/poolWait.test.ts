@@ -76,6 +76,7 @@ describe.each(stackBuses())("every session busy: turns wait for one (real gatewa
     expect(notice?.reply_to).toBe(waiting.event_id);
     expect(notice?.content.text).toBe("⚠️ every agent session stayed busy for 2s; please try again");
     expect(stack.records.find((r) => r.msg === "session wait timed out")).toMatchObject({ reason: "pool_wait_timeout", sessionKey: "telegram:waiting", maxSessions: 1 });
+    expect(await until(() => stack!.records.some((r) => r.msg === "turn failed" && r.reason === "pool_wait_timeout"), 5_000)).toBe(true);
     expect(stack.agentEvents().filter((line) => line.startsWith("start "))).toHaveLength(1); // the waiting turn never started an agent
   }, 60_000);
 
