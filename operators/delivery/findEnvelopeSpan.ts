@@ -53,17 +53,17 @@ export function scanEnvelopeSpan(text: string): EnvelopeSpan | undefined {
   let escaped = false;
 
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     if (inString) {
       if (escaped) escaped = false;
-      else if (c === "\\") escaped = true;
-      else if (c === '"') inString = false;
-    } else if (c === '"') {
+      else if (c === BACKSLASH) escaped = true;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
       inString = true;
-    } else if (c === "{") {
+    } else if (c === OPEN_BRACE) {
       if (depth === 0) openAt = i;
       depth += 1;
-    } else if (c === "}" && depth > 0) {
+    } else if (c === CLOSE_BRACE && depth > 0) {
       depth -= 1;
       if (depth === 0 && openAt !== undefined) {
         lastBalanced = { start: openAt, end: i + 1 };
@@ -98,6 +98,7 @@ export function hasMarker(text: string, markers: readonly string[]): boolean {
 /** §12 (h)'s second scan: every `{` starts a candidate with fresh string state. */
 function rescanEnvelopeSpan(text: string, markers: readonly string[]): EnvelopeSpan | undefined {
   const ends = new ObjectEnds(text);
+  const held = new MarkerSpans(text, markers);
   let lastBalanced: EnvelopeSpan | undefined;
   let unclosed: EnvelopeSpan | undefined;
   // A candidate holds a marker only if it starts before the last one.
@@ -105,12 +106,11 @@ function rescanEnvelopeSpan(text: string, markers: readonly string[]): EnvelopeS
   let start = text.indexOf("{");
   while (start !== -1 && start <= lastMarker && !ends.exhausted) {
     const end = ends.of(start);
-    const candidate = text.slice(start, end ?? text.length);
     if (end === undefined) {
-      if (unclosed === undefined && hasMarker(candidate, markers)) {
+      if (unclosed === undefined && held.within(start, text.length)) {
         unclosed = { start, end: text.length, complete: false };
       }
-    } else if (hasMarker(candidate, markers)) {
+    } else if (held.within(start, end)) {
       lastBalanced = { start, end, complete: true };
       // Objects nested in it cannot be the envelope around it.
       start = text.indexOf("{", end);
@@ -122,6 +122,36 @@ function rescanEnvelopeSpan(text: string, markers: readonly string[]): EnvelopeS
 }
 
 /**
+ * Whether `text.slice(start, end)` holds a marker, from where the markers occur. Searching each
+ * candidate instead made nested objects quadratic (each nested `{` is a candidate spanning most
+ * of the one around it). Candidates are asked in increasing `start`, so each marker keeps a cursor.
+ */
+class MarkerSpans {
+  readonly #markers: readonly { readonly length: number; readonly at: readonly number[]; next: number }[];
+
+  constructor(text: string, markers: readonly string[]) {
+    this.#markers = markers.map((marker) => ({ length: marker.length, at: occurrences(text, marker), next: 0 }));
+  }
+
+  /** `start` must not decrease from one call to the next. */
+  within(start: number, end: number): boolean {
+    return this.#markers.some((marker) => {
+      while (marker.next < marker.at.length && (marker.at[marker.next] ?? Infinity) < start) marker.next++;
+      const first = marker.at[marker.next];
+      return first !== undefined && first + marker.length <= end;
+    });
+  }
+}
+
+/** Every offset where `marker` starts, overlapping ones included. */
+function occurrences(text: string, marker: string): number[] {
+  const at: number[] = [];
+  if (marker === "") return Array.from({ length: text.length + 1 }, (_, offset) => offset);
+  for (let offset = text.indexOf(marker); offset !== -1; offset = text.indexOf(marker, offset + 1)) at.push(offset);
+  return at;
+}
+
+/**
  * Where each object closes, with string state fresh from its `{`. One scan settles every `{` it
  * meets outside a string (a fresh scan from there reads the rest the same way), so only a `{`
  * that a scan saw inside a string costs a scan of its own. Adversarial text can still make that
@@ -130,11 +160,16 @@ function rescanEnvelopeSpan(text: string, markers: readonly string[]): EnvelopeS
  */
 class ObjectEnds {
   readonly #text: string;
-  readonly #settled = new Map<number, number | undefined>();
+  // Per offset of a `{`: 0 not settled yet, UNCLOSED, or the offset after its `}`. Typed arrays,
+  // not a Map: a megabyte of braces is a million entries.
+  readonly #settled: Int32Array;
+  readonly #open: Int32Array;
   #budget: number;
 
   constructor(text: string) {
     this.#text = text;
+    this.#settled = new Int32Array(text.length);
+    this.#open = new Int32Array(text.length);
     this.#budget = 16 * text.length + 65_536;
   }
 
@@ -144,35 +179,43 @@ class ObjectEnds {
 
   /** The offset after the closing `}`, or `undefined` if the object never closes. */
   of(start: number): number | undefined {
-    if (!this.#settled.has(start)) this.#scanFrom(start);
-    return this.#settled.get(start);
+    if (this.#settled[start] === 0) this.#scanFrom(start);
+    const end = this.#settled[start] ?? UNCLOSED;
+    return end === UNCLOSED ? undefined : end;
   }
 
   #scanFrom(start: number): void {
     const text = this.#text;
-    const open: number[] = [];
+    const settled = this.#settled;
+    const open = this.#open;
+    let depth = 0;
     let inString = false;
     let escaped = false;
     for (let i = start; i < text.length; i++) {
-      const c = text[i];
+      const c = text.charCodeAt(i);
       if (inString) {
         if (escaped) escaped = false;
-        else if (c === "\\") escaped = true;
-        else if (c === '"') inString = false;
-      } else if (c === '"') {
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) {
         inString = true;
-      } else if (c === "{") {
-        open.push(i);
-      } else if (c === "}") {
-        const opened = open.pop();
-        if (opened !== undefined) this.#settled.set(opened, i + 1);
-        if (open.length === 0) {
+      } else if (c === OPEN_BRACE) {
+        open[depth++] = i;
+      } else if (c === CLOSE_BRACE && depth > 0) {
+        settled[open[--depth] ?? 0] = i + 1;
+        if (depth === 0) {
           this.#budget -= i + 1 - start;
           return;
         }
       }
     }
     this.#budget -= text.length - start;
-    for (const unclosed of open) this.#settled.set(unclosed, undefined);
+    for (let level = 0; level < depth; level++) settled[open[level] ?? 0] = UNCLOSED;
   }
 }
+
+const UNCLOSED = -1;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;

@@ -127,3 +127,28 @@ describe("findEnvelopeSpan: turnstream's hardened finder (§12 (h))", () => {
     expect(found).toBeDefined();
   });
 });
+
+// Every `{` before the last marker is a candidate; searching each candidate's text for a marker
+// made nested objects quadratic (1 MB of nesting: seconds; 4 MB: minutes, far past the test
+// timeout). Linear, each of these 4 MB texts takes a fraction of a second.
+describe("findEnvelopeSpan: linear in the length of the text", () => {
+  const MB = 2 ** 20;
+  const M = '"messages"';
+  it("deep nesting before a marker is not an envelope", () => {
+    expect(findEnvelopeSpan(`${"{".repeat(2 * MB)}${"}".repeat(2 * MB)}${M}`)).toBeUndefined();
+  });
+
+  it("a million empty objects before a marker are not an envelope", () => {
+    expect(findEnvelopeSpan(`${"{}".repeat(2 * MB)}${M}`)).toBeUndefined();
+  });
+
+  it("braces inside a string: the rescan's budget ends it", () => {
+    const text = `{"a":"${"{".repeat(4 * MB)}"}${M}`;
+    expect(findEnvelopeSpan(text)).toEqual(span(6, text.length, false));
+  });
+
+  it("the last of many marked objects wins", () => {
+    const text = '{"messages":1} '.repeat((4 * MB) / 15);
+    expect(findEnvelopeSpan(text)).toEqual(span(text.length - 15, text.length - 1));
+  });
+});
