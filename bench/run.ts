@@ -24,6 +24,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: "pacing", script: "pacing.js" },
   { name: "memory", script: "memory.js", nodeArgs: ["--expose-gc"] },
   { name: "scale", script: "scale.js" },
+  { name: "soak", script: "soak.js", nodeArgs: ["--expose-gc"] },
 ];
 
 function machine(): Machine {
@@ -66,8 +67,7 @@ const selected = process.env.BENCH_SELECT?.split(",").map((name) => name.trim())
 const unknown = selected?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
 if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(", ")}; known: ${BENCHMARKS.map((b) => b.name).join(", ")}`);
 
-const previous = selected === undefined ? undefined : readResults(quick);
-const records: Record<string, BenchmarkRecord> = { ...previous?.benchmarks };
+const records: Record<string, BenchmarkRecord> = {};
 let failed = 0;
 for (const benchmark of BENCHMARKS) {
   if (selected !== undefined && !selected.includes(benchmark.name)) continue;
@@ -91,6 +91,8 @@ for (const benchmark of BENCHMARKS) {
     note(`${benchmark.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
-const results: BenchResults = { generatedAt: new Date().toISOString(), quick, machine: machine(), benchmarks: records };
+// The others' results are read only now, so those of another selected run that finished meanwhile are kept too.
+const previous = selected === undefined ? undefined : readResults(quick);
+const results: BenchResults = { generatedAt: new Date().toISOString(), quick, machine: machine(), benchmarks: { ...previous?.benchmarks, ...records } };
 note(`wrote ${writeReport(results)}`);
 if (failed > 0) process.exitCode = 1;

@@ -5,6 +5,7 @@
 //                        monotonic clock (ns, CLOCK_MONOTONIC: the same clock in every process on
 //                        the machine) read just before its line is written: `t=<ns>`
 //   envelope <n>         one `openab.turn.v1` envelope with n bubbles, as the reply text
+//   echo <text>          one `agent_message_chunk` with `<text>` (the soak benchmark's turns)
 //
 // stdout to a pipe is synchronous on Linux, so the stamp is taken right before the bytes leave.
 import { createInterface } from "node:readline";
@@ -32,6 +33,8 @@ async function prompt(id: Id, sessionId: string, blocks: readonly { type?: strin
     const messages = Array.from({ length: Number(first) }, (_, i) => ({ id: `bubble_${i + 1}`, text: `bubble ${i + 1}` }));
     const text = JSON.stringify({ schema: "openab.turn.v1", messages, next: { type: "stop" } });
     update(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  } else if (scenario === "echo") {
+    update(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: last.slice("echo".length).trim() } });
   } else {
     update(sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `unknown scenario ${JSON.stringify(last)}` } });
   }

@@ -13,6 +13,10 @@ export interface AgentBrokerOptions {
   /** `[delivery]` keys. */
   readonly delivery: Record<string, unknown>;
   readonly nats?: { readonly url: string; readonly prefix: string };
+  /** `[pool] max_sessions` (default 16). */
+  readonly maxSessions?: number;
+  /** `[gateway]` keys (default: allow every user and channel). */
+  readonly gateway?: { readonly url: string } & Record<string, unknown>;
 }
 
 export interface AgentBroker {
@@ -29,9 +33,9 @@ export async function startAgentBroker(options: AgentBrokerOptions): Promise<Age
   const dir = mkdtempSync(join(tmpdir(), "turnstream-bench-"));
   const broker = await connectBroker({
     config: {
-      gateway: { url: options.gatewayUrl, allow_all_users: true, allow_all_channels: true },
+      gateway: options.gateway ?? { url: options.gatewayUrl, allow_all_users: true, allow_all_channels: true },
       agent: { command: process.execPath, args: [stampAgentPath], working_dir: dir },
-      pool: { state_dir: dir, max_sessions: 16, shutdown_grace_secs: 1 },
+      pool: { state_dir: dir, max_sessions: options.maxSessions ?? 16, shutdown_grace_secs: 1 },
       delivery: options.delivery,
       queue: { mode: "followup", debounce_ms: 0 },
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),

@@ -16,6 +16,8 @@ export interface FrameMix {
   readonly proactiveEvery: number;
   /** Distinguishes runs, so every run's event ids are new (the duplicate window would collapse repeats). */
   readonly runTag: string;
+  /** Put before every human message's text (the soak benchmark's `echo ` picks the stamp agent's scenario). */
+  readonly textPrefix?: string;
 }
 
 export function gatewayFrame(i: number, mix: FrameMix): string {
@@ -30,7 +32,7 @@ export function gatewayFrame(i: number, mix: FrameMix): string {
     platform: "telegram",
     channel: { id: `chat-${conversation}`, type: group ? "group" : "dm", thread_id: null },
     sender: { id: user, name: user, display_name: `User ${user}`, is_bot: false },
-    content: { type: "text", text: proactive ? "reminder: stand-up in 10 minutes" : `message ${i}: how is the deploy going?`, attachments: [] },
+    content: { type: "text", text: proactive ? "reminder: stand-up in 10 minutes" : `${mix.textPrefix ?? ""}message ${i}: how is the deploy going?`, attachments: [] },
     mentions: group ? [BOT_USERNAME] : [],
     message_id: `msg-${mix.runTag}-${i}`,
     proactive,

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { GatewayCommand, GatewayReport } from "./gatewayProtocol.js";
+import type { GatewayCommand, GatewayReport, SteadyFeedCommand, SteadyProgress, SteadyResult } from "./gatewayProtocol.js";
 import type { FrameMix } from "./gatewayFrames.js";
 
 const gatewayScript = fileURLToPath(new URL("../gatewayProcess.js", import.meta.url));
@@ -20,6 +20,8 @@ export class RemoteGateway {
   readonly replies: ArrivedReply[] = [];
   readonly #child: ChildProcess;
   #connections = 0;
+  /** The running steady feed's counts, as last reported (once a second). */
+  steadyProgress: SteadyProgress = { sent: 0, answered: 0 };
   #waiters: ((report: GatewayReport) => void)[] = [];
 
   private constructor(child: ChildProcess, url: string) {
@@ -28,6 +30,7 @@ export class RemoteGateway {
     child.on("message", (report: GatewayReport) => {
       if (report.kind === "connections") this.#connections = report.count;
       if (report.kind === "reply") this.replies.push({ channel: report.channel, text: report.text, atNs: BigInt(report.atNs) });
+      if (report.kind === "steadyProgress") this.steadyProgress = { sent: report.sent, answered: report.answered };
       for (const waiter of this.#waiters) waiter(report);
     });
   }
@@ -79,6 +82,17 @@ export class RemoteGateway {
     const report = await fed;
     if (report.kind !== "fed") throw new Error("unreachable");
     return { firstSentNs: BigInt(report.firstSentNs), lastSentNs: BigInt(report.lastSentNs) };
+  }
+
+  /** Runs a steady feed in the gateway process (see `SteadyFeedCommand`); resolves with its result once every event was answered or the drain time ran out. */
+  async steady(command: Omit<SteadyFeedCommand, "kind">): Promise<SteadyResult> {
+    this.steadyProgress = { sent: 0, answered: 0 };
+    const done = this.#next((report) => report.kind === "steadyDone");
+    this.#send({ kind: "steady", ...command });
+    const report = await done;
+    if (report.kind !== "steadyDone") throw new Error("unreachable");
+    const { kind: _kind, ...result } = report;
+    return result;
   }
 
   async stop(): Promise<void> {
