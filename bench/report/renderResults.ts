@@ -14,7 +14,7 @@ const table = (header: readonly string[], rows: readonly (readonly string[])[]) 
 const n = (value: number | undefined, digits = 0) => (value === undefined ? "—" : value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const list = (value: unknown) => (Array.isArray(value) ? value.map((v) => n(typeof v === "number" ? v : undefined)).join(", ") : "—");
 
-/** The generated part of docs/benchmarks.md: machine, targets, details, scale. */
+/** The generated part of docs/benchmarks.md: machine, targets, details, scale, soak. */
 export function renderResults(results: BenchResults): string {
   const { machine } = results;
   const records = results.benchmarks;
@@ -112,6 +112,34 @@ export function renderResults(results: BenchResults): string {
       ),
       "",
       `${n(numberAt(scale, "events"))} events per run, median of ${n(numberAt(scale, "runs"))} runs.`,
+      "",
+    );
+  }
+  const soak = result("soak");
+  const samples = Array.isArray(soak?.samples) ? (soak.samples as Record<string, unknown>[]) : [];
+  if (samples.length > 0) {
+    const seconds = numberAt(soak, "seconds");
+    lines.push(
+      `### Soak (${n(numberAt(soak, "ratePerSecond"))} events/s over ${n(numberAt(soak, "conversations"))} conversations for ${n(seconds === undefined ? undefined : seconds / 60, 1)} minutes, embedded bus)`,
+      "",
+    );
+    lines.push(
+      `Over the second half (from ${n(numberAt(soak, "plateau.secondHalfFromSecs"))} s) heapUsed moved ${n(numberAt(soak, "plateau.secondHalfKiBPerMin"), 1)} KiB/min ` +
+        `(${n(numberAt(soak, "plateau.secondHalfBytesPerEvent"), 1)} B per event; least squares), over the last third (from ${n(numberAt(soak, "plateau.lastThirdFromSecs"))} s) ${n(numberAt(soak, "plateau.lastThirdKiBPerMin"), 1)} KiB/min; its peak after ${n(numberAt(soak, "plateau.settledAtSecs"))} s was ${n(numberAt(soak, "plateau.growthAfterSettledMiB"), 2)} MiB above the reading then. ` +
+        `${n(numberAt(soak, "events.sent"))} events sent at ${n(numberAt(soak, "events.sentPerSecond"), 1)}/s, ${n(numberAt(soak, "events.answered"))} answered, ${n(numberAt(soak, "events.lost"))} lost, ` +
+        `${n(numberAt(soak, "events.duplicates"))} answered twice, ${n(numberAt(soak, "events.unmatched"))} other replies. ` +
+        `Latency (event frame written → its answer read at the gateway): p50 ${n(numberAt(soak, "latencyMs.p50"), 2)} ms, p90 ${n(numberAt(soak, "latencyMs.p90"), 2)} ms, p99 ${n(numberAt(soak, "latencyMs.p99"), 2)} ms, max ${n(numberAt(soak, "latencyMs.max"), 2)} ms; ` +
+        `the broker's event-loop delay p99 ${n(numberAt(soak, "loopDelayMs.p99"), 2)} ms, max ${n(numberAt(soak, "loopDelayMs.max"), 2)} ms (the forced collections of each reading included).` +
+        (numberAt(soak, "cpu.brokerCoreShare") === undefined
+          ? ""
+          : ` The broker's process used ${n((numberAt(soak, "cpu.brokerCoreShare") ?? 0) * 100, 1)} % of one core over the feed; the gateway's and the agents' processes ${n(numberAt(soak, "cpu.gatewayAndAgentsCpuSeconds"), 1)} CPU-seconds in all, warm-up included.`),
+      "",
+    );
+    lines.push(
+      table(
+        ["t, s", "heapUsed, MiB", "RSS, MiB", "Sent", "Answered"],
+        samples.map((sample) => [n(numberAt(sample, "t")), n(numberAt(sample, "heapMiB"), 2), n(numberAt(sample, "rssMiB"), 1), n(numberAt(sample, "sent")), n(numberAt(sample, "answered"))]),
+      ),
       "",
     );
   }

@@ -24,7 +24,7 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 const bytes = (n: number) => `${Math.round(n).toLocaleString("en-US")} B`;
 const times = (n: number) => `${n.toFixed(2)}×`;
 
-/** The issue's targets (#11), in its order. */
+/** The issues' targets (#11, then #16's soak), in their order. */
 export const GOALS: readonly Goal[] = [
   { measure: "Ingress, embedded bus", benchmark: "ingress-embedded", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 50_000 }, format: perSecond },
   { measure: "Ingress, naive baseline (same machine, same run)", benchmark: "ingress-embedded", path: "baseline.eventsPerSecond", format: perSecond },
@@ -63,6 +63,29 @@ export const GOALS: readonly Goal[] = [
     context: { path: "per10kConversations", format: (n) => `${n.toFixed(2)} MiB per 10,000` },
   },
   { measure: "Heap per idle pooled session (agent process excluded)", benchmark: "memory", path: "perIdlePooledSession", format: bytes },
+  {
+    measure: "Soak: heap growth over the second half of the run (after forced GC)",
+    benchmark: "soak",
+    path: "plateau.secondHalfKiBPerMin",
+    target: { op: "≤", value: 256 },
+    format: (n) => `${n.toLocaleString("en-US", { maximumFractionDigits: 1 })} KiB/min`,
+    context: { path: "plateau.growthAfterSettledMiB", format: (n) => `peak ${n.toFixed(2)} MiB above the 1-minute reading` },
+  },
+  {
+    measure: "Soak: events sent and not answered",
+    benchmark: "soak",
+    path: "events.lost",
+    target: { op: "≤", value: 0 },
+    format: (n) => `${Math.round(n).toLocaleString("en-US")}`,
+    context: { path: "events.sent", format: (n) => `of ${Math.round(n).toLocaleString("en-US")} sent` },
+  },
+  {
+    measure: "Soak: latency p99, event sent → answer at the gateway",
+    benchmark: "soak",
+    path: "latencyMs.p99",
+    format: ms,
+    context: { path: "latencyMs.p50", format: (n) => `p50 ${ms(n)}` },
+  },
 ];
 
 export function targetRows(results: BenchResults): TargetRow[] {

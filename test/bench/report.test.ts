@@ -31,6 +31,38 @@ describe("the benchmark report", () => {
     expect(status(withRate(50_000))).toBe("met");
   });
 
+  it("judges the soak: heap slope over the second half and events lost, and renders one row per heap sample", () => {
+    const soak = (secondHalfKiBPerMin: number, lost: number): BenchResults => ({
+      ...committed,
+      benchmarks: {
+        ...committed.benchmarks,
+        soak: {
+          ranAt: "2026-12-01T10:00:00.000Z",
+          seconds: 330,
+          loadAverage: { before: 0.5, after: 0.9 },
+          result: {
+            benchmark: "soak",
+            seconds: 20,
+            ratePerSecond: 50,
+            conversations: 100,
+            events: { sent: 1_000, answered: 1_000 - lost, lost, duplicates: 0, unmatched: 0, sentPerSecond: 50 },
+            latencyMs: { samples: 1_000, p50: 4, p90: 6, p99: 9, max: 12 },
+            plateau: { secondHalfKiBPerMin, secondHalfFromSecs: 10, secondHalfBytesPerEvent: 1, settledAtSecs: 10, growthAfterSettledMiB: 0.1 },
+            samples: [0, 10, 20].map((t) => ({ t, heapMiB: 20 + t / 100, rssMiB: 120, sent: t * 50, answered: t * 50 })),
+          },
+        },
+      },
+    });
+    const status = (results: BenchResults, prefix: string) => targetRows(results).find((row) => row.measure.startsWith(prefix))?.status;
+    expect(status(soak(256, 0), "Soak: heap growth")).toBe("met");
+    expect(status(soak(257, 0), "Soak: heap growth")).toBe("missed");
+    expect(status(soak(0, 0), "Soak: events sent and not answered")).toBe("met");
+    expect(status(soak(0, 1), "Soak: events sent and not answered")).toBe("missed");
+    const rendered = renderResults(soak(12, 0));
+    expect(rendered).toContain("### Soak (50 events/s over 100 conversations");
+    expect(rendered).toContain("| 20 | 20.20 | 120.0 | 1,000 | 1,000 |");
+  });
+
   it("keeps docs/benchmarks.md in step with bench/results.json: the generated section is what the results render to", () => {
     const doc = readFileSync(new URL("../../docs/benchmarks.md", import.meta.url), "utf8");
     const section = doc.slice(doc.indexOf(BEGIN_MARKER), doc.indexOf(END_MARKER) + END_MARKER.length);
