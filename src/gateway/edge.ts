@@ -1,4 +1,4 @@
-import { catchError, defer, EMPTY, from, map, mergeMap, of, shareReplay, Subject, Subscription, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
+import { catchError, defer, EMPTY, from, mergeMap, of, Subject, Subscription, takeUntil, tap, type SchedulerLike } from "rxjs";
 import type { Logger } from "pino";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
@@ -12,6 +12,7 @@ import type { Config } from "../config/index.js";
 import { SendError } from "../pipeline/errors.js";
 import { SEND_ID_HEADER, type SendReply } from "../pipeline/send.js";
 import type { Subjects } from "../pipeline/subjects.js";
+import { AnsweredSends } from "./answeredSends.js";
 import type { GatewayConnector } from "./connector.js";
 
 export interface EdgeOptions {
@@ -65,22 +66,14 @@ export function runEdge(options: EdgeOptions): Edge {
     .subscribe({ complete: () => drained(), error: () => drained() });
 
   // Answers by send id: a worker whose answer was lost asks again, and must not get a second post.
-  const answers = new RecentAnswers(answeredSendsKept);
+  const answers = new AnsweredSends(answeredSendsKept);
   const responder = options.bus
     .subscribe<OutboundMessage>(options.subjects.sends, { queue: options.subjects.sendQueue })
     .pipe(
       mergeMap((request) => {
-        const sendId = request.headers[SEND_ID_HEADER];
-        const known = sendId === undefined ? undefined : answers.get(sendId);
-        const answer =
-          known ??
-          from(connector.send(request.data, { wantAck: options.wantAck })).pipe(
-            map((receipt): SendReply => ({ ok: true, messageId: receipt.messageId })),
-            catchError((err: unknown) => of(failedReply(err))),
-            shareReplay(1),
-          );
-        if (sendId !== undefined && known === undefined) answers.set(sendId, answer);
-        return answer.pipe(tap((reply) => request.respond(reply)));
+        const { data } = request;
+        const reply = answers.answer(request.headers[SEND_ID_HEADER], () => sendReply(connector, data, options.wantAck));
+        return from(reply).pipe(tap((answer) => request.respond(answer)));
       }),
     )
     .subscribe();
@@ -96,19 +89,12 @@ export function runEdge(options: EdgeOptions): Edge {
 /** How many send answers an edge remembers for retries (oldest forgotten first). */
 const answeredSendsKept = 10_000;
 
-/** The latest answers by send id, at most `max`. */
-class RecentAnswers {
-  readonly #answers = new Map<string, Observable<SendReply>>();
-  constructor(readonly max: number) {}
-
-  get(sendId: string): Observable<SendReply> | undefined {
-    return this.#answers.get(sendId);
-  }
-
-  set(sendId: string, answer: Observable<SendReply>): void {
-    this.#answers.set(sendId, answer);
-    if (this.#answers.size > this.max) this.#answers.delete(this.#answers.keys().next().value as string);
-  }
+/** Posts one message; the gateway's answer or the failure as a reply (never rejects). */
+function sendReply(connector: GatewayConnector, message: OutboundMessage, wantAck: boolean): Promise<SendReply> {
+  return connector.send(message, { wantAck }).then(
+    (receipt): SendReply => ({ ok: true, messageId: receipt.messageId }),
+    (err: unknown) => failedReply(err),
+  );
 }
 
 function failedReply(err: unknown): SendReply {
