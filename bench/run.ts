@@ -25,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: "memory", script: "memory.js", nodeArgs: ["--expose-gc"] },
   { name: "scale", script: "scale.js" },
   { name: "soak", script: "soak.js", nodeArgs: ["--expose-gc"] },
+  { name: "text-paths", script: "textPaths.js" },
 ];
 
 function machine(): Machine {

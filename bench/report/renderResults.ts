@@ -143,8 +143,34 @@ export function renderResults(results: BenchResults): string {
       "",
     );
   }
+  lines.push(...renderTextPaths(result("text-paths")));
   lines.push(END_MARKER);
   return lines.join("\n");
+}
+
+/** The text-paths table: µs per KB for each path and input size; flat rows are linear. */
+function renderTextPaths(textPaths: Record<string, unknown> | undefined): string[] {
+  const sizes = Array.isArray(textPaths?.sizesKB) ? (textPaths.sizesKB as unknown[]).filter((size): size is number => typeof size === "number") : [];
+  const paths = textPaths?.paths;
+  if (sizes.length === 0 || typeof paths !== "object" || paths === null) return [];
+  const inputs = (textPaths?.inputs ?? {}) as Record<string, unknown>;
+  const size = (kb: number) => (kb >= 1024 ? `${kb / 1024} MB` : `${kb} KB`);
+  return [
+    `### Text paths (µs per KB of input, one long line; split at a limit of ${n(numberAt(textPaths, "limit"))} chars)`,
+    "",
+    table(
+      ["Path", "Input", ...sizes.map(size), `${size(sizes.at(-1) ?? 0)} ÷ ${size(sizes[0] ?? 0)}`],
+      Object.entries(paths as Record<string, unknown>).map(([name, perKB]) => [
+        name,
+        typeof inputs[name] === "string" ? inputs[name] : "—",
+        ...sizes.map((kb) => n(numberAt(perKB as Record<string, unknown>, String(kb)), 2)),
+        `${n(numberAt(textPaths, `growth.${name}`), 2)}×`,
+      ]),
+    ),
+    "",
+    `Median of ${n(numberAt(textPaths, "batches"))} batches per cell, each repeating the call for ${n(numberAt(textPaths, "batchMs"))} ms.`,
+    "",
+  ];
 }
 
 /** `doc` with the text between the markers replaced (the markers are appended when absent). */

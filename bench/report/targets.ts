@@ -86,6 +86,14 @@ export const GOALS: readonly Goal[] = [
     format: ms,
     context: { path: "latencyMs.p50", format: (n) => `p50 ${ms(n)}` },
   },
+  {
+    // Linear cost keeps µs per KB flat (fixed per-call costs make small inputs dearer); quadratic would make this ~1,024×.
+    measure: "Text paths: µs/KB at 1 MB ÷ at 1 KB, worst of split, envelope scan, silent-token scan, strip, directive header",
+    benchmark: "text-paths",
+    path: "maxGrowth",
+    target: { op: "≤", value: 4 },
+    format: times,
+  },
 ];
 
 export function targetRows(results: BenchResults): TargetRow[] {
