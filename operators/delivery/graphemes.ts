@@ -31,13 +31,31 @@ export function charCount(text: string): number {
 export function graphemeCut(text: string, maxChars: number, wordWrap: boolean): number {
   const room = scalarEnd(text, maxChars);
   if (room >= text.length) return text.length;
+  const windowEnd = scalarEnd(text, maxChars + 1);
+  if (isAscii(text, windowEnd)) return asciiCut(text, room, wordWrap);
   // Every boundary inside the window is one of `text` (a break depends on what precedes it and on
   // the next scalar only), and the window reaches past the room, so the cluster at the room's end
   // is settled inside it.
-  const clusters = segmenter.segment(text.slice(0, scalarEnd(text, maxChars + 1)));
+  const clusters = segmenter.segment(text.slice(0, windowEnd));
   const end = startOfCluster(clusters, room);
   return wordWrap ? afterLastSpace(text, clusters, end) : end;
 }
+
+/** In ASCII every char is a cluster except CR LF, and every whitespace char is a whitespace cluster. */
+function asciiCut(text: string, room: number, wordWrap: boolean): number {
+  const end = text.charCodeAt(room - 1) === CR && text.charCodeAt(room) === LF ? room - 1 : room;
+  if (!wordWrap) return end;
+  for (let at = end - 1; at >= 0; at--) if (isWhiteSpaceUnit(text.charCodeAt(at))) return at + 1;
+  return end;
+}
+
+function isAscii(text: string, end: number): boolean {
+  for (let at = 0; at < end; at++) if (text.charCodeAt(at) >= 0x80) return false;
+  return true;
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
 
 /** The largest cluster boundary at or before `index`. */
 function startOfCluster(clusters: Intl.Segments, index: number): number {
