@@ -1,3 +1,4 @@
+import { flatString } from "./flatString.js";
 import type { GatewayEvent } from "./gatewayEvent.js";
 import { threadIdOf } from "./threadIdOf.js";
 
@@ -16,7 +17,8 @@ export type Claim = "claimed" | "duplicate" | "inflight";
  * OpenClaw's inbound dedupe, done right: a message is *claimed* while its turn runs, *committed*
  * when the turn finished (a redelivery is then a duplicate for `ttlMs`, and seeing it again refreshes
  * that window), and *released* when the turn failed (so a redelivery can run it). At most `max`
- * committed keys are kept (oldest first out). Time is passed in, never read: pure and testable.
+ * committed keys are kept (oldest first out), each as a flat copy (`flatString`; `JSON.stringify`
+ * makes a rope). Time is passed in, never read: pure and testable.
  *
  * An optional `owner` (the event's `platform:event_id`) tells a redelivery of the same event from
  * another event carrying the same message: the same owner claims its own in-flight key again (its
@@ -84,8 +86,9 @@ export class InboundDedupe {
 
   #touch(key: string, nowMs: number): void {
     const touch = ++this.#touches;
-    this.#seen.set(key, { at: nowMs, touch });
-    this.#order.push({ key, touch });
+    const kept = flatString(key);
+    this.#seen.set(kept, { at: nowMs, touch });
+    this.#order.push({ key: kept, touch });
   }
 
   /** Drops consumed and stale touches once they make up most of the order. */

@@ -1,3 +1,4 @@
+import { flatString } from "../../operators/ingress/flatString.js";
 import { Fifo } from "./fifo.js";
 
 /** Anything that tells the time in milliseconds, such as an RxJS scheduler. */
@@ -9,7 +10,8 @@ export interface Clock {
  * The msgIds persisted during the last `windowMs`, like JetStream's duplicate window. Entries are
  * remembered in time order, so expiry takes them off the front of a queue: no timers, and no look
  * at entries that are still live. (Not by iterating the Map from its front: V8 walks every deleted
- * slot there, which made each persist cost tens of microseconds once the window filled.)
+ * slot there, which made each persist cost tens of microseconds once the window filled.) A msgId is
+ * kept as a flat copy (`flatString`): the one the broker builds is a rope of a piece per character.
  */
 export class DedupeWindow {
   private readonly entries = new Map<string, number>();
@@ -28,8 +30,9 @@ export class DedupeWindow {
 
   /** Records a newly stored message; call only when `seqOf(msgId)` found nothing. */
   remember(msgId: string, seq: number): void {
-    this.entries.set(msgId, seq);
-    this.order.push({ msgId, at: this.clock.now() });
+    const kept = flatString(msgId);
+    this.entries.set(kept, seq);
+    this.order.push({ msgId: kept, at: this.clock.now() });
   }
 
   private expire(): void {

@@ -1,10 +1,12 @@
+import { flatString } from "../../operators/ingress/flatString.js";
 import type { SendReply } from "../pipeline/send.js";
 
 /**
  * An edge's answers by send id, at most `max` (oldest forgotten first): a worker whose answer was
  * lost asks again and gets the same answer instead of a second post. While a send is in flight the
  * entry is its promise (a retry joins it); once it settles the entry is the reply alone, so a
- * remembered answer holds a few bytes and nothing of the request that produced it.
+ * remembered answer holds a few bytes and nothing of the request that produced it. The id is kept
+ * as a flat copy (`flatString`): a `randomUUID()` id is a rope of 14 pieces, ~450 B.
  */
 export class AnsweredSends {
   readonly #answers = new Map<string, SendReply | Promise<SendReply>>();
@@ -21,7 +23,7 @@ export class AnsweredSends {
     const known = this.#answers.get(sendId);
     if (known !== undefined) return Promise.resolve(known);
     const pending = send();
-    this.#answers.set(sendId, pending);
+    this.#answers.set(flatString(sendId), pending);
     if (this.#answers.size > this.max) this.#answers.delete(this.#answers.keys().next().value as string);
     void pending.then((reply) => {
       // Replaces the promise in place (same age); a forgotten id stays forgotten.

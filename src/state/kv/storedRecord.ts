@@ -2,6 +2,7 @@ import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream";
 import type { KV, KvEntry } from "@nats-io/kv";
 import { StateConflictError, StateStoreError, type StateStoreName } from "../errors.js";
 import type { RecordStep } from "../recordStep.js";
+import { flatString } from "../../../operators/ingress/flatString.js";
 import { kvKey } from "./kvKey.js";
 
 /** Compare-and-set attempts of one operation before it gives up with StateConflictError. */
@@ -26,7 +27,10 @@ export interface RecordBucket<T> {
   readonly known?: KnownRecords<T>;
 }
 
-/** The latest record this process wrote per encoded key, at most `max` (oldest forgotten first). */
+/**
+ * The latest record this process wrote per encoded key, at most `max` (oldest forgotten first), the
+ * key kept as a flat copy (`flatString`: `kvKey` builds a rope of a piece per character).
+ */
 export class KnownRecords<T> {
   readonly #records = new Map<string, Stored<T>>();
   constructor(readonly max = 10_000) {}
@@ -37,7 +41,7 @@ export class KnownRecords<T> {
 
   set(encodedKey: string, stored: Stored<T>): void {
     this.#records.delete(encodedKey);
-    this.#records.set(encodedKey, stored);
+    this.#records.set(flatString(encodedKey), stored);
     if (this.#records.size > this.max) this.#records.delete(this.#records.keys().next().value as string);
   }
 
