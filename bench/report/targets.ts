@@ -64,12 +64,13 @@ export const GOALS: readonly Goal[] = [
   },
   { measure: "Heap per idle pooled session (agent process excluded)", benchmark: "memory", path: "perIdlePooledSession", format: bytes },
   {
-    measure: "Soak: heap growth over the second half of the run (after forced GC)",
+    // Over the last third: at 50 events/s the edge's 10,000 send answers, the last bounded table to fill, are full at 200 s.
+    measure: "Soak: heap growth over the last third of the run, its bounded tables full (after forced GC)",
     benchmark: "soak",
-    path: "plateau.secondHalfKiBPerMin",
+    path: "plateau.lastThirdKiBPerMin",
     target: { op: "≤", value: 256 },
     format: (n) => `${n.toLocaleString("en-US", { maximumFractionDigits: 1 })} KiB/min`,
-    context: { path: "plateau.growthAfterSettledMiB", format: (n) => `peak ${n.toFixed(2)} MiB above the 1-minute reading` },
+    context: { path: "plateau.secondHalfKiBPerMin", format: (n) => `second half ${n.toLocaleString("en-US", { maximumFractionDigits: 1 })} KiB/min` },
   },
   {
     measure: "Soak: events sent and not answered",

@@ -31,8 +31,8 @@ describe("the benchmark report", () => {
     expect(status(withRate(50_000))).toBe("met");
   });
 
-  it("judges the soak: heap slope over the second half and events lost, and renders one row per heap sample", () => {
-    const soak = (secondHalfKiBPerMin: number, lost: number): BenchResults => ({
+  it("judges the soak: heap slope over the last third and events lost, and renders one row per heap sample", () => {
+    const soak = (lastThirdKiBPerMin: number, lost: number): BenchResults => ({
       ...committed,
       benchmarks: {
         ...committed.benchmarks,
@@ -47,7 +47,7 @@ describe("the benchmark report", () => {
             conversations: 100,
             events: { sent: 1_000, answered: 1_000 - lost, lost, duplicates: 0, unmatched: 0, sentPerSecond: 50 },
             latencyMs: { samples: 1_000, p50: 4, p90: 6, p99: 9, max: 12 },
-            plateau: { secondHalfKiBPerMin, secondHalfFromSecs: 10, secondHalfBytesPerEvent: 1, settledAtSecs: 10, growthAfterSettledMiB: 0.1 },
+            plateau: { secondHalfKiBPerMin: 900, secondHalfFromSecs: 10, secondHalfBytesPerEvent: 1, lastThirdKiBPerMin, lastThirdFromSecs: 14, settledAtSecs: 10, growthAfterSettledMiB: 0.1 },
             samples: [0, 10, 20].map((t) => ({ t, heapMiB: 20 + t / 100, rssMiB: 120, sent: t * 50, answered: t * 50 })),
           },
         },
