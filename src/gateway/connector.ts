@@ -6,10 +6,11 @@ import type { Logger } from "pino";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
-import { GATEWAY_PROTOCOL_VERSION, resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
-import { responseOutcome, type GatewayResponse } from "../../operators/ingress/responseFrame.js";
+import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { SendError } from "../pipeline/errors.js";
+import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
+import { legacySent, PendingAcks } from "./pendingAcks.js";
 import { defaultBackoff, planReconnect, type BackoffPolicy } from "./reconnectBackoff.js";
 import { gatewayUrl, replyFrame } from "./replyFrame.js";
 
@@ -35,16 +36,8 @@ export interface GatewayConnectorOptions {
   readonly keepaliveMs?: number;
 }
 
-interface PendingAck {
-  readonly required: boolean;
-  readonly resolve: (receipt: SendReceipt) => void;
-  readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
-}
-
 /** Frames above this close the socket (ws' own limit); below it, `maxFrameBytes` drops them politely. */
 const socketPayloadCap = 64 * 1024 * 1024;
-const legacySent: SendReceipt = { messageId: "gw_sent" };
 /** Pongs missed in a row before a connection counts as dead. */
 const maxMissedPongs = 2;
 
@@ -56,7 +49,7 @@ const maxMissedPongs = 2;
 export class GatewayConnector {
   readonly #options: GatewayConnectorOptions;
   readonly #events = new Subject<GatewayEvent>();
-  readonly #pending = new Map<string, PendingAck>();
+  readonly #pending: PendingAcks;
   readonly #connected = new BehaviorSubject(false);
   #socket: WebSocket | undefined;
   #hello: GatewayHello | undefined;
@@ -76,6 +69,7 @@ export class GatewayConnector {
 
   constructor(options: GatewayConnectorOptions) {
     this.#options = options;
+    this.#pending = new PendingAcks(options.logger);
     this.#backoff = { ...defaultBackoff, ...options.backoff };
     this.#backoffMs = this.#backoff.initialMs;
   }
@@ -152,21 +146,13 @@ export class GatewayConnector {
       );
     }
     const requestId = `req_${randomUUID()}`;
-    return new Promise<SendReceipt>((resolve, reject) => {
-      const timeoutMs = Math.max(0, (required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs) - waitedMs);
-      const timer = setTimeout(() => {
-        this.#pending.delete(requestId);
-        this.#settleLost(required, resolve, reject, "timeout");
-      }, timeoutMs);
-      // The waiter exists before the frame leaves, so even an instant ack finds it.
-      this.#pending.set(requestId, { required, resolve, reject, timer });
-      socket.send(replyFrame(message, requestId), (err) => {
-        if (err === undefined || err === null || !this.#pending.has(requestId)) return;
-        clearTimeout(timer);
-        this.#pending.delete(requestId);
-        reject(new SendError("write_failed", "writing to the gateway failed", { cause: err }));
-      });
+    const timeoutMs = Math.max(0, (required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs) - waitedMs);
+    // The waiter exists before the frame leaves, so even an instant ack finds it.
+    const acked = this.#pending.wait(requestId, required, timeoutMs);
+    socket.send(replyFrame(message, requestId), (err) => {
+      if (err !== undefined && err !== null) this.#pending.writeFailed(requestId, err);
     });
+    return acked;
   }
 
   /** Stops reconnecting and closes the socket; waiting sends settle as if the channel closed. */
@@ -202,14 +188,7 @@ export class GatewayConnector {
       logger.info({ url: this.#options.url }, "connected to gateway");
       watch = this.#watch(socket, () => (abandoned = true));
       this.#keepalive = watch;
-      socket.send(
-        JSON.stringify({
-          schema: "openab.gateway.client_hello.v1",
-          protocol_version: 1,
-          client_name: `turnstream/${this.#options.clientVersion}`,
-          requested_platforms: [],
-        }),
-      );
+      socket.send(clientHelloFrame(this.#options.clientVersion));
     });
     socket.on("message", (data: WebSocket.RawData, isBinary: boolean) => {
       if (!isBinary) this.#receive(data);
@@ -222,7 +201,7 @@ export class GatewayConnector {
       watch?.unsubscribe();
       this.#connected.next(false);
       this.#hello = undefined;
-      this.#failPending(abandoned);
+      this.#pending.connectionClosed(abandoned);
       if (this.#closing) return;
       const end = openedAt === undefined ? { opened: false as const } : { opened: true as const, upMs: Math.round(performance.now() - openedAt) };
       const plan = planReconnect(this.#backoffMs, end, this.#backoff);
@@ -258,7 +237,7 @@ export class GatewayConnector {
         this.#events.next(frame.event);
         return;
       case "response":
-        this.#acknowledge(frame.response);
+        this.#pending.acknowledge(frame.response);
         return;
       case "hello":
         this.#negotiate(frame.hello);
@@ -270,62 +249,10 @@ export class GatewayConnector {
     }
   }
 
+  /** A hello that does not negotiate leaves the connection as it was (legacy mode, unless an earlier hello negotiated). */
   #negotiate(hello: GatewayHello | undefined): void {
-    const { logger } = this.#options;
-    if (hello === undefined) {
-      logger.warn({ reason: "invalid_hello" }, "invalid gateway hello; continuing in legacy mode");
-      return;
-    }
-    if (hello.protocol_version !== GATEWAY_PROTOCOL_VERSION) {
-      logger.warn({ reason: "unsupported_version", protocol_version: hello.protocol_version }, "gateway hello version is unsupported; continuing in legacy mode");
-      return;
-    }
-    this.#hello = hello;
-    logger.info({ protocol_version: hello.protocol_version, capability_count: Object.keys(hello.capabilities).length }, "gateway capabilities negotiated");
-    if (hello.topology?.supported === false) {
-      logger.warn(
-        { active_consumers: hello.topology.active_consumers, delivery_mode: hello.topology.delivery_mode },
-        "gateway reports unsupported multi-consumer topology",
-      );
-    }
-  }
-
-  #acknowledge(response: GatewayResponse): void {
-    const pending = this.#pending.get(response.request_id);
-    if (pending === undefined) return; // another core's ack, or one that already timed out
-    this.#pending.delete(response.request_id);
-    clearTimeout(pending.timer);
-    const outcome = responseOutcome(response);
-    const { logger } = this.#options;
-    switch (outcome.kind) {
-      case "delivered":
-        if (outcome.messageId !== undefined && outcome.messageId !== "") pending.resolve({ messageId: outcome.messageId });
-        else if (pending.required) pending.reject(new SendError("no_message_id", "gateway delivered send without a message id"));
-        else pending.resolve(legacySent);
-        return;
-      case "rejected":
-        logger.warn({ reason: "rejected", code: outcome.code }, "gateway rejected write");
-        pending.reject(new SendError(outcome.code, `gateway rejected write (${outcome.code}): ${outcome.message}`));
-        return;
-      case "unknown":
-        logger.warn({ reason: "unknown_outcome", code: outcome.code }, "gateway write outcome unknown; not retrying");
-        pending.reject(new SendError(outcome.code, `gateway write outcome unknown (${outcome.code}): ${outcome.message}`));
-        return;
-    }
-  }
-
-  /** A waited-for ack that will never come: a failure when required, best effort (counted as sent) in legacy mode. */
-  #settleLost(required: boolean, resolve: (receipt: SendReceipt) => void, reject: (error: Error) => void, why: "timeout" | "closed"): void {
-    if (required) {
-      reject(
-        why === "timeout"
-          ? new SendError("ack_timeout", "required gateway ACK timed out")
-          : new SendError("ack_channel_closed", "required gateway ACK channel closed"),
-      );
-      return;
-    }
-    this.#options.logger.warn({ reason: why === "timeout" ? "ack_timeout" : "ack_channel_closed" }, "legacy gateway reply timed out");
-    resolve(legacySent);
+    const accepted = acceptHello(hello, this.#options.logger);
+    if (accepted !== undefined) this.#hello = accepted;
   }
 
   #noteUnackedOrdering(platform: string): void {
@@ -333,22 +260,7 @@ export class GatewayConnector {
     this.#unackedNoted.add(platform);
     this.#options.logger.warn({ reason: "no_send_ack", platform }, "gateway does not ack sends; bubble order relies on the socket");
   }
-
-  /**
-   * Settles every send still waiting for an ack when its connection closed. On a connection the
-   * keepalive gave up as dead the frame most likely never arrived, so even a legacy send fails
-   * (`connection_lost`) at once rather than counting as sent.
-   */
-  #failPending(abandoned: boolean): void {
-    for (const [requestId, pending] of this.#pending) {
-      clearTimeout(pending.timer);
-      this.#pending.delete(requestId);
-      if (abandoned) pending.reject(new SendError("connection_lost", "the gateway connection was lost (no keepalive pong)"));
-      else this.#settleLost(pending.required, pending.resolve, pending.reject, "closed");
-    }
-  }
 }
-
 
 function disconnected(cause?: unknown): SendError {
   return new SendError("disconnected", "the gateway is not connected", cause === undefined ? undefined : { cause });
