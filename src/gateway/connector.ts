@@ -138,18 +138,25 @@ export class GatewayConnector {
     // A negotiated gateway without send_ack cannot be asked for acks: order rests on the socket.
     const askable = capabilities === undefined || required;
     if (options.wantAck && !askable) this.#noteUnackedOrdering(message.platform);
-    if (!required && !(options.wantAck && askable)) {
+    const requestId = required || (options.wantAck && askable) ? `req_${randomUUID()}` : undefined;
+    let frame: string;
+    try {
+      frame = replyFrame(message, requestId);
+    } catch (err) {
+      // Whatever a beforeSend stage handed on: a rejection, never a throw into the caller's stream.
+      return Promise.reject(new SendError("write_failed", "the message cannot be written as a reply frame", { cause: err }));
+    }
+    if (requestId === undefined) {
       return new Promise((resolve, reject) =>
-        socket.send(replyFrame(message, undefined), (err) =>
+        socket.send(frame, (err) =>
           err === undefined || err === null ? resolve(legacySent) : reject(new SendError("write_failed", "writing to the gateway failed", { cause: err })),
         ),
       );
     }
-    const requestId = `req_${randomUUID()}`;
     const timeoutMs = Math.max(0, (required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs) - waitedMs);
     // The waiter exists before the frame leaves, so even an instant ack finds it.
     const acked = this.#pending.wait(requestId, required, timeoutMs);
-    socket.send(replyFrame(message, requestId), (err) => {
+    socket.send(frame, (err) => {
       if (err !== undefined && err !== null) this.#pending.writeFailed(requestId, err);
     });
     return acked;

@@ -53,6 +53,21 @@ describe("GatewayConnector", () => {
     expect(frames[0]?.request_id).toBeUndefined();
   });
 
+  it("rejects a message it cannot write with write_failed instead of throwing, and keeps sending", async () => {
+    const { connector, frames } = await connect();
+    await connected(connector);
+    // A user's beforeSend stage can hand on anything; a value JSON cannot spell makes the frame throw.
+    const unwritable = { ...message, content: { type: "text", text: 1n } } as unknown as OutboundMessage;
+    for (const wantAck of [false, true]) {
+      let sent: Promise<unknown> | undefined;
+      expect(() => (sent = connector.send(unwritable, { wantAck }))).not.toThrow();
+      await expect(sent).rejects.toMatchObject({ name: "SendError", code: "write_failed" });
+    }
+    expect(await connector.send(message, { wantAck: false })).toEqual({ messageId: "gw_sent" });
+    await until(() => frames.length === 1, 5_000);
+    expect(frames).toHaveLength(1);
+  });
+
   it("waits for the ack by request_id and returns the gateway's message id", async () => {
     const { connector, frames } = await connect();
     await connected(connector);
