@@ -13,18 +13,27 @@ import { kvKey } from "../../../src/state/kv/kvKey.js";
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
-/** Heap bytes per entry that `fill(count)` leaves reachable (through what it resolves to), after full collections. */
+/**
+ * Heap bytes per entry that `fill(count)` leaves reachable (through what it resolves to), after full
+ * collections: the least of three readings, since whatever else the worker allocates meanwhile (its
+ * RPC with the runner, another suite's leftovers) only ever adds to one.
+ */
 async function heapPerEntry(count: number, fill: (count: number) => unknown): Promise<number> {
-  gc();
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const kept = await fill(count);
-  await new Promise((resolve) => setImmediate(resolve)); // settled sends become their replies
-  gc();
-  gc();
-  const after = process.memoryUsage().heapUsed;
-  expect(kept).toBeDefined(); // holds the table until after the reading
-  return (after - before) / count;
+  let least = Number.POSITIVE_INFINITY;
+  for (let reading = 0; reading < 3; reading++) {
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let kept = await fill(count);
+    await new Promise((resolve) => setImmediate(resolve)); // settled sends become their replies
+    gc();
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    expect(kept).toBeDefined(); // holds the table until after the reading
+    kept = undefined;
+    least = Math.min(least, (after - before) / count);
+  }
+  return least;
 }
 
 const event = (i: number) => ({
@@ -44,8 +53,9 @@ describe("flatString", () => {
   });
 
   it("a kept randomUUID() id costs its characters, not a rope of its pieces", async () => {
-    // A flat 36-character string is 56 B (~70 with the array's slot); the rope randomUUID() returns ~490 B.
-    expect(await heapPerEntry(10_000, (n) => Array.from({ length: n }, () => flatString(randomUUID())))).toBeLessThan(100);
+    // A flat 36-character string is 56 B (~70 with the array's slot); the rope randomUUID() returns ~490 B,
+    // so the bound sits well between the two (a full suite's worker reads ~100 B for the flat one).
+    expect(await heapPerEntry(10_000, (n) => Array.from({ length: n }, () => flatString(randomUUID())))).toBeLessThan(200);
   });
 });
 
