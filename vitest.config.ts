@@ -19,6 +19,9 @@ export default defineConfig({
     globalSetup: ["test/globalSetup.ts"],
     // Suites that spawn processes or sockets share two noisy cores: give hooks room, keep tests bounded.
     testTimeout: 20_000,
+    // Two files at a time even on 2 cores (vitest would take one): most suites wait on sockets,
+    // child processes and nats-server rather than compute, so the suite takes ~7 min, not ~13.
+    maxWorkers: 2,
     hookTimeout: 30_000,
   },
 });
