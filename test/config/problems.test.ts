@@ -166,4 +166,17 @@ describe("features turnstream does not build", () => {
       "gateway.streaming: true is not supported yet: turnstream sends each message once (set streaming = false)",
     ]);
   });
+
+  it.each([
+    [{ pool: { preload_persisted_sessions: true } }, "pool.preload_persisted_sessions: true is not supported yet: saved sessions resume on their next turn (set preload_persisted_sessions = false)"],
+    [{ metrics: { enabled: true } }, "metrics.enabled: true is not supported yet: turnstream serves no metrics endpoint (set enabled = false)"],
+  ])("refuses %j with one clear line instead of accepting it and doing nothing", async (input, line) => {
+    const { resolveConfig, ConfigError } = await import("../../src/config/index.js");
+    expect(() => resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws" }, ...input })).toThrow(ConfigError);
+    try {
+      resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws" }, ...input });
+    } catch (err) {
+      expect((err as InstanceType<typeof ConfigError>).lines()).toEqual([line]);
+    }
+  });
 });
