@@ -10,6 +10,7 @@ import { AcpProtocolError, AgentDiedError, AgentExitedError, HardTimeoutError } 
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
 import { choosePermission, permissionRequestParams } from "./permission.js";
 import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
+import { SessionTurns } from "./sessionTurns.js";
 
 export type { ContentBlock };
 
@@ -63,10 +64,8 @@ export class AcpClient {
   readonly #logger: Logger;
   readonly #sessionNewMs: number;
   readonly #requestMs: number;
-  /** The session's running turn: the one its updates belong to. */
-  readonly #turns = new Map<string, { subscriber: Subscriber<AgentEvent>; cancelled: boolean }>();
-  /** Per prompted session: its unanswered prompts, oldest first, and whether a late update was warned about since its last turn began. */
-  readonly #prompted = new Map<string, PromptedSession>();
+  /** Which turn owns each session's updates. */
+  readonly #turns = new SessionTurns<Subscriber<AgentEvent>>();
   readonly #replaying = new Set<string>();
   readonly #refusedMethods = new Set<string>();
 
@@ -146,8 +145,7 @@ export class AcpClient {
 
   /** Sends the `session/cancel` notification; the running turn ends when the agent answers its prompt. */
   cancel(sessionId: string): void {
-    const turn = this.#turns.get(sessionId);
-    if (turn !== undefined) turn.cancelled = true;
+    this.#turns.markCancelled(sessionId);
     this.#connection.notify("session/cancel", { sessionId });
   }
 
@@ -160,39 +158,28 @@ export class AcpClient {
    */
   prompt(sessionId: string, prompt: readonly ContentBlock[], options: PromptOptions): Observable<AgentEvent> {
     return new Observable<AgentEvent>((subscriber) => {
-      if (this.#turns.has(sessionId)) {
+      const turn = this.#turns.open(sessionId, subscriber);
+      if (turn === undefined) {
         subscriber.error(new Error(`a turn is already running on session ${sessionId}`));
         return;
       }
-      const turn = { subscriber, cancelled: false };
-      this.#turns.set(sessionId, turn);
-      const session = this.#prompted.get(sessionId) ?? { unanswered: [], lateWarned: false };
-      this.#prompted.set(sessionId, session);
-      session.unanswered.push(turn);
-      session.lateWarned = false;
       let settled = false;
       let answered = false;
       let timedOut = false;
       const timers: NodeJS.Timeout[] = [];
-      // From here on, the session's updates are no longer this turn's (see #route).
-      const detach = () => {
-        if (this.#turns.get(sessionId) === turn) this.#turns.delete(sessionId);
-      };
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
         timers.forEach(clearTimeout); // clears the liveness interval too (one Timeout class in Node)
-        detach();
+        this.#turns.detach(turn); // from here on, the session's updates are no longer this turn's
         return true;
       };
       // The agent answered the prompt (or never will: the connection closed). Runs synchronously
-      // when the answer is read, so an update in the same read after it is already late. Older
-      // prompts still unanswered are over too: the agent has moved past them.
+      // when the answer is read, so an update in the same read after it is already late.
       const answer = () => {
         if (answered) return;
         answered = true;
-        session.unanswered.splice(0, session.unanswered.indexOf(turn) + 1);
-        detach();
+        this.#turns.answered(turn);
       };
       const fail = (err: unknown) => {
         if (settle()) void withExitStatus(err, this.process).then((e) => subscriber.error(e));
@@ -253,37 +240,23 @@ export class AcpClient {
     }
     const { sessionId, update } = parsed.data;
     if (this.#replaying.has(sessionId)) return;
-    const turn = this.#turns.get(sessionId);
-    const session = this.#prompted.get(sessionId);
-    // While an abandoned prompt before this turn's is still unanswered, the agent is still on that one.
-    if (turn === undefined || session?.unanswered[0] !== turn) {
-      this.#dropUpdate(sessionId, update.sessionUpdate, session);
+    const route = this.#turns.route(sessionId);
+    if ("drop" in route) {
+      // No running turn owns it (see SessionTurns): never delivered, to that turn or a later one.
+      const fields = { reason: route.drop.reason, sessionId, sessionUpdate: update.sessionUpdate };
+      if (route.drop.warn) this.#logger.warn(fields, "session update outside a turn");
+      else this.#logger.debug(fields, "session update outside a turn");
       return;
     }
     const event = classifyUpdate(update);
-    if (event !== undefined) turn.subscriber.next(event);
-  }
-
-  /**
-   * An update no running turn owns. After a prompt of the session (`late_update`: the turn it
-   * belonged to has settled) it is never delivered, to that turn or a later one; warned once per
-   * turn. Before any prompt (`no_turn`, e.g. commands advertised after `session/new`) it is routine.
-   */
-  #dropUpdate(sessionId: string, sessionUpdate: string, session: PromptedSession | undefined): void {
-    const fields = { reason: session === undefined ? "no_turn" : "late_update", sessionId, sessionUpdate };
-    if (session === undefined || session.lateWarned) {
-      this.#logger.debug(fields, "session update outside a turn");
-      return;
-    }
-    session.lateWarned = true;
-    this.#logger.warn(fields, "session update outside a turn");
+    if (event !== undefined) route.owner.next(event);
   }
 
   #answerAgent(method: string, params: unknown): unknown {
     if (method === "session/request_permission") {
       const request = permissionRequestParams.safeParse(params);
       if (!request.success) throw new RpcError(rpcErrorCodes.invalidParams, "Invalid params");
-      const cancelled = request.data.sessionId !== undefined && this.#turns.get(request.data.sessionId)?.cancelled === true;
+      const cancelled = request.data.sessionId !== undefined && this.#turns.isCancelled(request.data.sessionId);
       const outcome = cancelled ? ({ outcome: "cancelled" } as const) : choosePermission(request.data.options);
       this.#logger.info({ title: request.data.toolCall?.title ?? undefined, outcome }, "auto-respond permission");
       return { outcome };
@@ -300,12 +273,6 @@ export class AcpClient {
       throw await withExitStatus(err, this.process);
     });
   }
-}
-
-interface PromptedSession {
-  /** The session's prompts sent and not answered yet, oldest first (each its turn's record). */
-  readonly unanswered: object[];
-  lateWarned: boolean;
 }
 
 /** Replaces a bare `AgentExitedError` with one that carries the exit code, once the process reports it. */
