@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Cluster } from "../helpers/cluster.js";
-import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
+import { describe, expect, it } from "vitest";
+import { useNatsCluster } from "../helpers/cluster.js";
+import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until, userEvent } from "../helpers/stack.js";
 
 const available = natsServerAvailable();
@@ -30,46 +30,35 @@ function inversions(firstReplies: readonly number[]): number {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!available)("per-session order over NATS faults", () => {
-  let server: NatsServer;
-  let cluster: Cluster | undefined;
-  beforeAll(async () => {
-    server = await startNatsServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  afterEach(async () => {
-    await cluster?.stop();
-    cluster = undefined;
-  });
+  const nats = useNatsCluster();
 
   it(
     "nats-server paused (SIGSTOP 10 s), then killed (-9) and restarted on its store, during traffic: every event answered once, in order per session",
     async () => {
-      cluster = await Cluster.start({ natsUrl: server.url, bus: { prefix: "order", ack_wait_secs: 6 }, config: followup });
+      const cluster = await nats.start({ bus: { prefix: "order", ack_wait_secs: 6 }, config: followup });
       await cluster.add("edge");
       await Promise.all([cluster.add("worker"), cluster.add("worker")]);
-      expect(await until(() => cluster!.logged("partition lease acquired").length >= 16, 30_000)).toBe(true);
+      expect(await until(() => cluster.logged("partition lease acquired").length >= 16, 30_000)).toBe(true);
 
       // Steady traffic, sessions interleaved: one event every 20 ms round-robin over the sessions,
       // ~16 s of it, with the faults in the middle.
       const total = sessions * perSession;
       const traffic = (async () => {
         for (let i = 0; i < total; i++) {
-          cluster!.gateway.broadcast(orderEvent(i % sessions, Math.floor(i / sessions)));
+          cluster.gateway.broadcast(orderEvent(i % sessions, Math.floor(i / sessions)));
           await sleep(20);
         }
       })();
       const faults = (async () => {
         await sleep(2_000);
-        await server.pause(10_000);
+        await nats.server.pause(10_000);
         await sleep(1_500);
-        await server.restart({ signal: "SIGKILL" });
+        await nats.server.restart({ signal: "SIGKILL" });
       })();
       await Promise.all([traffic, faults]);
 
       const ids = Array.from({ length: sessions }, (_, s) => Array.from({ length: perSession }, (_, n) => `o-s${s}-${n}`));
-      const answered = () => new Set(cluster!.replies.map((reply) => reply.reply_to));
+      const answered = () => new Set(cluster.replies.map((reply) => reply.reply_to));
       const ok = await until(() => ids.every((session) => session.every((id) => answered().has(id))), 120_000);
       if (!ok) {
         const missing = ids.flat().filter((id) => !answered().has(id));

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from "vitest";
-import { Cluster } from "../helpers/cluster.js";
+import { Cluster, useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 import { until, userEvent } from "../helpers/stack.js";
 
@@ -25,27 +25,16 @@ function bySession(texts: readonly { channel: { id: string }; content: { text: s
 }
 
 describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, shared state", () => {
-  let server: NatsServer;
-  let cluster: Cluster | undefined;
-  beforeAll(async () => {
-    server = await startNatsServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  afterEach(async () => {
-    await cluster?.stop();
-    cluster = undefined;
-  });
+  const nats = useNatsCluster();
 
   it(
     "2 edges + 3 workers, every event broadcast to both edges: 2,000 events over 200 sessions each get exactly one turn, in order per session",
     async () => {
       // Agents that support session/load: a session evicted from a worker's pool resumes quietly.
-      cluster = await Cluster.start({ natsUrl: server.url, bus: { prefix: "scale" }, config: followup, agentEnv: { LOAD_SESSION: "1" } });
+      const cluster = await nats.start({ bus: { prefix: "scale" }, config: followup, agentEnv: { LOAD_SESSION: "1" } });
       await Promise.all([cluster.add("edge"), cluster.add("edge")]);
       await Promise.all([cluster.add("worker"), cluster.add("worker"), cluster.add("worker")]);
-      expect(await until(() => cluster!.gateway.brokerCount === 2, 10_000)).toBe(true);
+      expect(await until(() => cluster.gateway.brokerCount === 2, 10_000)).toBe(true);
       const workers = cluster.members.filter((member) => member.role === "worker");
       expect(await until(() => workers.every((worker) => held(worker).size >= 5) && ownedPartitions(workers).size === 16, 30_000)).toBe(true);
 
@@ -79,8 +68,7 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
     "kill -9 of a worker mid-stream: its partitions are owned again within 2 × lease TTL, every event still gets its reply, re-runs are marked",
     async () => {
       const ttlMs = 2_000;
-      cluster = await Cluster.start({
-        natsUrl: server.url,
+      const cluster = await nats.start({
         bus: { prefix: "kill", lease_ttl_secs: ttlMs / 1000, ack_wait_secs: 3 },
         config: { ...followup, delivery: { mode: "sequential", bubble_delay_ms: 0 } },
         agentEnv: { SEQSLOW_MS: "1500" },
@@ -111,7 +99,7 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
       expect(takenAt - killedAt).toBeLessThan(2 * ttlMs + 1_000);
 
       // Every event gets its whole reply: all three bubbles.
-      const complete = () => events.every((event) => bubblesOf(cluster!, String(event.event_id)).filter((text) => !text.startsWith("♻️")).length >= 3);
+      const complete = () => events.every((event) => bubblesOf(cluster, String(event.event_id)).filter((text) => !text.startsWith("♻️")).length >= 3);
       expect(await until(complete, 60_000)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
 
@@ -136,8 +124,7 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
   );
 
   it("triage across 3 workers: daily cap 3, ten proactive events for one conversation spread over workers → exactly 3 wake", async () => {
-    cluster = await Cluster.start({
-      natsUrl: server.url,
+    const cluster = await nats.start({
       bus: { prefix: "triage" },
       config: { ...followup, triage: { enabled: true, timezone: "UTC", cooldown_secs: 0, daily_cap: 3, dedupe_window_secs: 3600 } },
       agentEnv: { SCENARIO: "text" },
@@ -149,7 +136,7 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
     for (let i = 0; i < 10; i++) {
       cluster.gateway.broadcast(userEvent(`proactive ${i}`, { event_id: `t-${i}`, proactive: true, channel: { id: "news", type: "dm", thread_id: `thread-${i}` } }));
     }
-    const decided = () => cluster!.logged("proactive event admitted by triage").length + cluster!.logged("proactive event suppressed by triage").length;
+    const decided = () => cluster.logged("proactive event admitted by triage").length + cluster.logged("proactive event suppressed by triage").length;
     expect(await until(() => decided() === 10, 30_000)).toBe(true);
     expect(cluster.logged("proactive event admitted by triage")).toHaveLength(3);
     expect(cluster.logged("proactive event suppressed by triage").map((line) => line.reason)).toEqual(Array(7).fill("daily_cap"));
@@ -161,7 +148,7 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
   }, 120_000);
 
   it("a worker that takes over a session's partition resumes the session with session/load", async () => {
-    cluster = await Cluster.start({ natsUrl: server.url, bus: { prefix: "resume", lease_ttl_secs: 3 }, config: followup, agentEnv: { LOAD_SESSION: "1" } });
+    const cluster = await nats.start({ bus: { prefix: "resume", lease_ttl_secs: 3 }, config: followup, agentEnv: { LOAD_SESSION: "1" } });
     await cluster.add("edge");
     const first = await cluster.add("worker");
     expect(await until(() => held(first).size === 16, 20_000)).toBe(true);
@@ -185,23 +172,23 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
   }, 120_000);
 
   it("nats-server restarted during traffic: edges and workers reconnect, no event accepted by JetStream is lost", async () => {
-    cluster = await Cluster.start({ natsUrl: server.url, bus: { prefix: "restart" }, config: followup, agentEnv: {} });
+    const cluster = await nats.start({ bus: { prefix: "restart" }, config: followup, agentEnv: {} });
     await cluster.add("edge");
     await Promise.all([cluster.add("worker"), cluster.add("worker")]);
     const sent: string[] = [];
     const send = (i: number) => {
       const event = sessionEvent(i % 20, Math.floor(i / 20));
       sent.push(String(event.event_id));
-      cluster!.gateway.broadcast(event);
+      cluster.gateway.broadcast(event);
     };
     for (let i = 0; i < 100; i++) send(i);
     await cluster.replyCount(20, 30_000);
-    await server.restart();
+    await nats.server.restart();
     for (let i = 100; i < 200; i++) {
       send(i);
       if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const answered = () => new Set(cluster!.replies.map((reply) => reply.reply_to));
+    const answered = () => new Set(cluster.replies.map((reply) => reply.reply_to));
     const ok = await until(() => sent.every((id) => answered().has(id)), 60_000);
     if (!ok) {
       const missing = sent.filter((id) => !answered().has(id));

@@ -2,9 +2,11 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { DevGateway, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { scratch, scriptedAgentPath } from "./agents.js";
 import { spawnTurnstream } from "./cli.js";
+import { startNatsServer, type NatsServer } from "./natsServer.js";
 import { until } from "./stack.js";
 
 /** One `turnstream run` process of a cluster, with its parsed JSON log lines. */
@@ -148,4 +150,37 @@ export class Cluster {
       log: { level: "info" },
     };
   }
+}
+
+/** What `useNatsCluster` gives a describe block: the file's nats-server, and a cluster per test on it. */
+export interface NatsClusterFixture {
+  readonly server: NatsServer;
+  /** Starts the test's cluster on the server; it is stopped after the test. */
+  start(options: Omit<ClusterOptions, "natsUrl">): Promise<Cluster>;
+}
+
+/** A private nats-server for the enclosing describe block, and a cluster per test stopped after it. */
+export function useNatsCluster(): NatsClusterFixture {
+  let server: NatsServer | undefined;
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    server = await startNatsServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await cluster?.stop();
+    cluster = undefined;
+  });
+  return {
+    get server(): NatsServer {
+      if (server === undefined) throw new Error("the nats-server starts in beforeAll: use it inside a test");
+      return server;
+    },
+    async start(options) {
+      cluster = await Cluster.start({ natsUrl: this.server.url, ...options });
+      return cluster;
+    },
+  };
 }
