@@ -29,6 +29,7 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
   const arrived = () => gateway.replies.length;
   const subject = await startAgentBroker({
     gatewayUrl: gateway.url,
+    gatewayToken: gateway.token,
     delivery: { mode: "sequential", bubble_delay_ms: 0, max_bubbles: perTurn },
     ...(server === undefined ? {} : { nats: { url: server.url, prefix: `bubble${process.pid}` } }),
   });

@@ -47,4 +47,4 @@ process.on("message", (command: GatewayCommand) => {
   }
 });
 process.on("disconnect", () => process.exit(0));
-report({ kind: "ready", url: gateway.url });
+report({ kind: "ready", url: gateway.url, token: gateway.token });

@@ -23,7 +23,7 @@ interface Contender {
 
 async function contender(name: Contender["name"]): Promise<Contender> {
   const gateway = await RemoteGateway.start();
-  const subject = name === "turnstream" ? await startTurnstreamIngress({ gatewayUrl: gateway.url }) : await startNaiveIngress(gateway.url);
+  const subject = name === "turnstream" ? await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token }) : await startNaiveIngress(gateway.url, gateway.token);
   await gateway.connected();
   return { name, gateway, subject, rates: [] };
 }

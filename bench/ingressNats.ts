@@ -20,7 +20,7 @@ if (!natsServerAvailable()) {
 }
 const server = await startNatsServer();
 const gateway = await RemoteGateway.start();
-const subject = await startTurnstreamIngress({ gatewayUrl: gateway.url, nats: { url: server.url, prefix: `bench${process.pid}` } });
+const subject = await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token, nats: { url: server.url, prefix: `bench${process.pid}` } });
 await gateway.connected();
 const rates: number[] = [];
 let ceiling: JetStreamCeiling;

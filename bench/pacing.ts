@@ -18,7 +18,7 @@ const rounds = sized("PACING_ROUNDS", 3, 1);
 const staggerMs = Number(process.env.BENCH_PACING_STAGGER_MS ?? 0);
 
 const gateway = await RemoteGateway.start();
-const subject = await startAgentBroker({ gatewayUrl: gateway.url, delivery: { mode: "structured", bubble_delay_ms: delayMs, max_bubbles: bubbles } });
+const subject = await startAgentBroker({ gatewayUrl: gateway.url, gatewayToken: gateway.token, delivery: { mode: "structured", bubble_delay_ms: delayMs, max_bubbles: bubbles } });
 const errors: number[] = [];
 const event = (channel: string, id: string) => ({ ...devEvent(`envelope ${bubbles}`, { eventId: id }), channel: { id: channel, type: "dm" } });
 try {

@@ -58,7 +58,7 @@ async function point(workerCount: number): Promise<ScalePoint> {
   const server = await startNatsServer();
   const prefix = `scale${workerCount}`;
   const gateway = await RemoteGateway.start();
-  const edge = await startTurnstreamIngress({ gatewayUrl: gateway.url, nats: { url: server.url, prefix }, role: "edge" });
+  const edge = await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token, nats: { url: server.url, prefix }, role: "edge" });
   const workers = await ScaleWorkers.start(workerCount, server.url, prefix);
   const bus = edge.broker?.bus;
   if (!(bus instanceof NatsBus)) throw new Error("the edge is not on NATS");

@@ -64,7 +64,8 @@ const mix: FrameMix = { sessions: conversations, proactiveEvery: 0, runTag: `soa
 const gateway = await RemoteGateway.start();
 const subject = await startAgentBroker({
   gatewayUrl: gateway.url,
-  gateway: ingressGatewayConfig(gateway.url),
+  gatewayToken: gateway.token,
+  gateway: ingressGatewayConfig(gateway.url, gateway.token),
   delivery: { mode: "text" },
   maxSessions: conversations,
 });

@@ -10,6 +10,8 @@ export const stampAgentPath = fileURLToPath(new URL("../agents/stampAgent.js", i
 
 export interface AgentBrokerOptions {
   readonly gatewayUrl: string;
+  /** The gateway's token: `[gateway] token`. */
+  readonly gatewayToken: string;
   /** `[delivery]` keys. */
   readonly delivery: Record<string, unknown>;
   readonly nats?: { readonly url: string; readonly prefix: string };
@@ -33,7 +35,7 @@ export async function startAgentBroker(options: AgentBrokerOptions): Promise<Age
   const dir = mkdtempSync(join(tmpdir(), "turnstream-bench-"));
   const broker = await connectBroker({
     config: {
-      gateway: options.gateway ?? { url: options.gatewayUrl, allow_all_users: true, allow_all_channels: true },
+      gateway: options.gateway ?? { url: options.gatewayUrl, token: options.gatewayToken, allow_all_users: true, allow_all_channels: true },
       agent: { command: process.execPath, args: [stampAgentPath], working_dir: dir },
       pool: { state_dir: dir, max_sessions: options.maxSessions ?? 16, shutdown_grace_secs: 1 },
       delivery: options.delivery,

@@ -40,9 +40,10 @@ export function gatewayFrame(i: number, mix: FrameMix): string {
 }
 
 /** The `[gateway]` trust and skip keys both implementations judge the frames by. */
-export function ingressGatewayConfig(url: string) {
+export function ingressGatewayConfig(url: string, token: string) {
   return {
     url,
+    token,
     bot_username: BOT_USERNAME,
     allow_all_channels: true,
     allowed_users: [...ALLOWED_USERS],

@@ -42,7 +42,7 @@ export type GatewayCommand =
 
 /** Gateway process → parent. Times are the monotonic clock, which every process on the machine shares, as decimal strings. */
 export type GatewayReport =
-  | { readonly kind: "ready"; readonly url: string }
+  | { readonly kind: "ready"; readonly url: string; readonly token: string }
   | { readonly kind: "connections"; readonly count: number }
   /** Just before the first frame of a feed left, and after the last. */
   | { readonly kind: "fed"; readonly firstSentNs: string; readonly lastSentNs: string }

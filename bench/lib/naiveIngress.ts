@@ -5,11 +5,12 @@ import { SettleCounter } from "./settleCounter.js";
 import { TRIAGE_CONFIG, type IngressSubject } from "./turnstreamIngress.js";
 
 /** The naive baseline with the same gateway keys, triage settings and instant agent as turnstream's run. */
-export async function startNaiveIngress(gatewayUrl: string): Promise<IngressSubject> {
+export async function startNaiveIngress(gatewayUrl: string, gatewayToken: string): Promise<IngressSubject> {
   const settled = new SettleCounter();
-  const gateway = ingressGatewayConfig(gatewayUrl);
+  const gateway = ingressGatewayConfig(gatewayUrl, gatewayToken);
   const broker = new NaiveBroker({
-    gatewayUrl,
+    // As upstream's connector sends it.
+    gatewayUrl: `${gatewayUrl}?token=${gatewayToken}`,
     gateway: { ...gateway, allowed_channels: [], allow_bot_messages: false, trusted_bot_ids: [] },
     triage: settingsFromConfig(TRIAGE_CONFIG),
     agent: async () => undefined,

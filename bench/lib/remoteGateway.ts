@@ -16,6 +16,8 @@ export interface ArrivedReply {
 /** The parent's handle on a gateway process (bench/gatewayProcess.ts). */
 export class RemoteGateway {
   readonly url: string;
+  /** The gateway's token: a broker's `[gateway] token`. */
+  readonly token: string;
   /** Every reply that arrived, in order. */
   readonly replies: ArrivedReply[] = [];
   readonly #child: ChildProcess;
@@ -24,9 +26,10 @@ export class RemoteGateway {
   steadyProgress: SteadyProgress = { sent: 0, answered: 0 };
   #waiters: ((report: GatewayReport) => void)[] = [];
 
-  private constructor(child: ChildProcess, url: string) {
+  private constructor(child: ChildProcess, url: string, token: string) {
     this.#child = child;
     this.url = url;
+    this.token = token;
     child.on("message", (report: GatewayReport) => {
       if (report.kind === "connections") this.#connections = report.count;
       if (report.kind === "reply") this.replies.push({ channel: report.channel, text: report.text, atNs: BigInt(report.atNs) });
@@ -37,14 +40,14 @@ export class RemoteGateway {
 
   static async start(): Promise<RemoteGateway> {
     const child = fork(gatewayScript, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    const url = await new Promise<string>((resolve, reject) => {
+    const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
       child.once("error", reject);
       child.once("exit", (code) => reject(new Error(`gateway process exited with ${code}`)));
       child.on("message", (report: GatewayReport) => {
-        if (report.kind === "ready") resolve(report.url);
+        if (report.kind === "ready") resolve({ url: report.url, token: report.token });
       });
     });
-    return new RemoteGateway(child, url);
+    return new RemoteGateway(child, url, token);
   }
 
   /** Resolves once `count` brokers are connected. */

@@ -17,6 +17,8 @@ export interface IngressSubject {
 export interface TurnstreamIngressOptions {
   /** The gateway to connect to (edge and all roles). */
   readonly gatewayUrl?: string;
+  /** The gateway's token (with gatewayUrl). */
+  readonly gatewayToken?: string;
   /** Absent: the embedded bus. */
   readonly nats?: { readonly url: string; readonly prefix: string };
   /** Default "all". */
@@ -50,7 +52,7 @@ export async function startTurnstreamIngress(options: TurnstreamIngressOptions):
   const instantAgent: TurnHandler = gate === undefined ? () => EMPTY : () => gate.pipe(filter(Boolean), take(1), ignoreElements());
   const broker: Broker = await connectBroker({
     config: {
-      ...(options.gatewayUrl === undefined ? {} : { gateway: ingressGatewayConfig(options.gatewayUrl) }),
+      ...(options.gatewayUrl === undefined ? {} : { gateway: ingressGatewayConfig(options.gatewayUrl, options.gatewayToken ?? "") }),
       queue: { mode: "followup", debounce_ms: 0, cap: 1_000 },
       inbound: { debounce_ms: 0 },
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),

@@ -43,7 +43,7 @@ export async function runScenario(scenario: BubbleScenario, agentScript: string,
   const broker = createBroker({
     logger,
     config: {
-      gateway: { url: gateway.url, allow_all_users: true, allow_all_channels: true },
+      gateway: { url: gateway.url, token: gateway.token, allow_all_users: true, allow_all_channels: true },
       agent: { command: process.execPath, args: [agentScript], env: { SEQSLOW_MS: "2000", ...scenario.agentEnv } },
       pool: { state_dir: stateDir },
       delivery: scenario.delivery,

@@ -1,6 +1,20 @@
 /**
+ * Headers for the page: nothing cached (the URL carries the token), no referrer (nor the token with
+ * it), no framing by another page, and no script, style or socket but the page's own.
+ */
+export const chatPageHeaders: Readonly<Record<string, string>> = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "content-security-policy":
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+/**
  * The dev gateway's web chat page (`GET /`): one self-contained document, no build step and no
- * external assets. It talks to `/ui` on the same host (passing on its own `?token=`), sends
+ * external assets. It talks to `/ui` on the same host (passing on its own `?token=`, which the
+ * gateway requires along with the page's own origin), sends
  * `{ text, proactive, eventId? }`, and shows each `{ kind: "reply" }` as its own bubble with the
  * time since the user's message. Message text only ever goes through `textContent`.
  */

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { Subject, type Observable } from "rxjs";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
-import { chatPageHtml } from "./chatPage.js";
+import { admission, loopbackHosts, normalizedHostName, type Admission, type RefusalReason } from "./admission.js";
+import { chatPageHtml, chatPageHeaders } from "./chatPage.js";
 
 /** A `reply.v1` frame as the dev gateway reads it from a broker. */
 export const replyFrameSchema = z.looseObject({
@@ -23,8 +24,13 @@ export interface DevGatewayOptions {
   /** `host:port`; port 0 picks a free one. */
   readonly host?: string;
   readonly port?: number;
-  /** Brokers must connect with `?token=` equal to this; unset accepts everyone. */
+  /**
+   * Brokers, the page and its `/ui` socket must present this as `?token=`. Absent: a fresh random
+   * one (read it back from `gateway.token`). There is no way to switch the check off.
+   */
   readonly token?: string;
+  /** Host names (no port) a request's `Host` may name besides the loopback ones and the listen host. */
+  readonly allowedHosts?: readonly string[];
   /** Answer the broker's `client_hello` with a `hello.v1` (default: stay a legacy gateway). */
   readonly hello?: Record<string, unknown>;
   /** Ack every send that carries a `request_id` (default true); a function may override ack fields or return undefined for no ack. */
@@ -59,15 +65,29 @@ export function devEvent(text: string, { proactive = false, eventId, platform = 
 /** What the web chat page sends on `/ui`. */
 const uiMessageSchema = z.object({ text: z.string().min(1), proactive: z.boolean().default(false), eventId: z.string().min(1).optional() });
 
+/** A request the gateway refused; `path` is one the gateway serves, or "other" (never the query, which holds the token). */
+export interface Refusal {
+  readonly reason: RefusalReason;
+  readonly status: 401 | 403;
+  readonly path: "/" | "/ui" | "/ws" | "/health" | "other";
+  readonly upgrade: boolean;
+}
+
+const knownPaths = new Set(["/", "/ui", "/ws", "/health"]);
+
 /** What arrived from a broker: a reply frame, or something else worth showing. */
 export type Received = { readonly kind: "reply"; readonly frame: ReplyFrame } | { readonly kind: "other"; readonly text: string };
 
 /**
- * A local gateway that speaks the OpenAB gateway protocol: a WebSocket server at `/ws` (token
- * checked, 401 otherwise), `GET /health`, every event broadcast to every connected broker, and
- * every send that asks for one acked with `response.v1`. For demos and tests; not a chat platform.
- * `GET /` serves a web chat page whose WebSocket (`/ui`, same token) sends user messages as
- * events and receives every reply frame as `{ kind: "reply" }` and `turnFinished()` as `{ kind: "idle" }`.
+ * A local gateway that speaks the OpenAB gateway protocol: a WebSocket server at `/ws`,
+ * `GET /health`, every event broadcast to every connected broker, and every send that asks for one
+ * acked with `response.v1`. For demos and tests; not a chat platform. `GET /` serves a web chat
+ * page whose WebSocket (`/ui`) sends user messages as events and receives every reply frame as
+ * `{ kind: "reply" }` and `turnFinished()` as `{ kind: "idle" }`.
+ *
+ * Secure by default (see `admission`): every path but `/health` needs the token (401), a `Host`
+ * other than loopback, the listen host or `allowedHosts` gets 403, and so does a WebSocket upgrade
+ * from another page's origin — `/ui` only from the gateway's own page.
  */
 export class DevGateway {
   readonly #options: DevGatewayOptions;
@@ -77,33 +97,56 @@ export class DevGateway {
   readonly #brokers = new Set<WebSocket>();
   readonly #uis = new Set<WebSocket>();
   readonly #connections = new Subject<number>();
+  readonly #refused = new Subject<Refusal>();
+  readonly #allowedHosts: ReadonlySet<string>;
+
+  /** What brokers, the page and `/ui` must present as `?token=` (configured, or generated at start). */
+  readonly token: string;
 
   /** Frames from brokers, in arrival order. */
   readonly received: Observable<Received> = this.#received.asObservable();
   /** The number of connected brokers, after each change. */
   readonly connections: Observable<number> = this.#connections.asObservable();
+  /** Every request refused (401/403), for the operator's terminal; carries no token. */
+  readonly refused: Observable<Refusal> = this.#refused.asObservable();
 
   private constructor(options: DevGatewayOptions) {
     this.#options = options;
+    if (options.token === "") throw new TypeError("DevGateway token must not be empty");
+    this.token = options.token ?? randomBytes(32).toString("base64url");
+    const listenHost = options.host ?? "127.0.0.1";
+    this.#allowedHosts = new Set([...loopbackHosts, listenHost, ...(options.allowedHosts ?? [])].map(normalizedHostName));
     this.#wss = new WebSocketServer({ noServer: true });
     this.#server = createServer((request, response) => {
-      if (request.url === "/health") {
+      const verdict = this.#admit(request, false);
+      if (!verdict.admitted) {
+        response.writeHead(verdict.status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(refusalText(verdict));
+        return;
+      }
+      const path = pathOf(request);
+      if (path === "/health") {
         response.writeHead(200, { "content-type": "text/plain" }).end("ok");
         return;
       }
-      if (request.method === "GET" && pathOf(request) === "/") {
-        response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(chatPageHtml);
+      if (request.method === "GET" && path === "/") {
+        response.writeHead(200, chatPageHeaders).end(chatPageHtml);
         return;
       }
       response.writeHead(404).end();
     });
     this.#server.on("upgrade", (request, socket, head) => {
-      if (!this.#authorized(request)) {
-        socket.end("HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      const verdict = this.#admit(request, true);
+      if (!verdict.admitted) {
+        const statusLine = verdict.status === 401 ? "401 Unauthorized" : "403 Forbidden";
+        socket.end(`HTTP/1.1 ${statusLine}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
         return;
       }
-      const ui = pathOf(request) === "/ui";
-      this.#wss.handleUpgrade(request, socket, head, (ws) => (ui ? this.#acceptUi(ws) : this.#accept(ws)));
+      const path = pathOf(request);
+      if (path !== "/ui" && path !== "/ws") {
+        socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+        return;
+      }
+      this.#wss.handleUpgrade(request, socket, head, (ws) => (path === "/ui" ? this.#acceptUi(ws) : this.#accept(ws)));
     });
   }
 
@@ -120,10 +163,19 @@ export class DevGateway {
     return (this.#server.address() as AddressInfo).port;
   }
 
-  /** The URL a broker's `[gateway] url` should point at. */
+  /** The URL a broker's `[gateway] url` should point at (the token goes in `[gateway] token`). */
   get url(): string {
+    return `ws://${this.#authority}/ws`;
+  }
+
+  /** The chat page, token included: what a developer opens. */
+  get pageUrl(): string {
+    return `http://${this.#authority}/?token=${encodeURIComponent(this.token)}`;
+  }
+
+  get #authority(): string {
     const host = this.#options.host ?? "127.0.0.1";
-    return `ws://${host.includes(":") ? `[${host}]` : host}:${this.port}/ws`;
+    return `${host.includes(":") ? `[${host}]` : host}:${this.port}`;
   }
 
   get brokerCount(): number {
@@ -153,12 +205,26 @@ export class DevGateway {
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     this.#received.complete();
     this.#connections.complete();
+    this.#refused.complete();
   }
 
-  #authorized(request: IncomingMessage): boolean {
-    if (this.#options.token === undefined) return true;
-    const url = new URL(request.url ?? "/", "http://localhost");
-    return (url.pathname === "/ws" || url.pathname === "/ui") && url.searchParams.get("token") === this.#options.token;
+  #admit(request: IncomingMessage, upgrade: boolean): Admission {
+    const url = requestUrl(request);
+    const verdict = admission(
+      {
+        path: url?.pathname ?? "",
+        upgrade,
+        host: request.headers.host,
+        origin: request.headers.origin,
+        token: url?.searchParams.get("token") ?? undefined,
+      },
+      { token: this.token, allowedHosts: this.#allowedHosts },
+    );
+    if (!verdict.admitted) {
+      const path = url !== undefined && knownPaths.has(url.pathname) ? (url.pathname as Refusal["path"]) : "other";
+      this.#refused.next({ reason: verdict.reason, status: verdict.status, path, upgrade });
+    }
+    return verdict;
   }
 
   #acceptUi(ws: WebSocket): void {
@@ -244,6 +310,22 @@ export class DevGateway {
   }
 }
 
+/** The request target on a fixed base: the `Host` header is judged by `admission`, never used to parse. */
+function requestUrl(request: IncomingMessage): URL | undefined {
+  try {
+    return new URL(request.url ?? "/", "http://dev-gateway.invalid");
+  } catch {
+    return undefined;
+  }
+}
+
 function pathOf(request: IncomingMessage): string {
-  return new URL(request.url ?? "/", "http://localhost").pathname;
+  return requestUrl(request)?.pathname ?? "";
+}
+
+/** The body of a refused plain request: what to do, never the token. */
+function refusalText(verdict: Extract<Admission, { admitted: false }>): string {
+  return verdict.status === 401
+    ? `unauthorized (${verdict.reason}): open the page URL the dev gateway printed; it carries ?token=\n`
+    : `forbidden (${verdict.reason})\n`;
 }

@@ -121,7 +121,7 @@ describe.each(stackBuses())("a text turn end to end: real gateway socket, real a
     await stack.gateway.close();
     const { DevGateway } = await import("../../src/devgateway/devGateway.js");
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const revived = await DevGateway.start({ port });
+    const revived = await DevGateway.start({ port, token: stack.gateway.token });
     try {
       expect(await until(() => revived.brokerCount === 1, 15_000)).toBe(true);
       const replies: string[] = [];

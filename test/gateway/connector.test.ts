@@ -27,7 +27,7 @@ async function connect(gatewayOptions: DevGatewayOptions = {}, token?: string): 
   const { logger, records } = captureLogs();
   const connector = new GatewayConnector({
     url: gateway.url,
-    ...(token === undefined ? {} : { token }),
+    token: token ?? gateway.token,
     logger,
     maxFrameBytes: 1 << 20,
     clientVersion: "test",

@@ -40,6 +40,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
   const { logger } = captureLogs();
   const connector = new GatewayConnector({
     url: gateway.url,
+    token: gateway.token,
     logger,
     maxFrameBytes: 1 << 20,
     clientVersion: "test",

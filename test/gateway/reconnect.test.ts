@@ -113,7 +113,7 @@ describe("WebSocket keepalive", () => {
     const gateway = await DevGateway.start({});
     cleanup.push(() => gateway.close());
     // Without its pongs this connection would be abandoned within 600 ms.
-    const { connector: made, records } = connector(gateway.url, { keepaliveMs: 200 });
+    const { connector: made, records } = connector(gateway.url, { token: gateway.token, keepaliveMs: 200 });
     expect(await until(() => made.isConnected, 10_000)).toBe(true);
     await sleep(2_000);
     expect(made.isConnected).toBe(true);
@@ -164,7 +164,7 @@ describe("a send between connections", () => {
     cleanup.push(() => gateway.close());
     const frames: string[] = [];
     gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame.content.text));
-    const { connector: made, records } = connector(gateway.url, { legacyAckTimeoutMs: 5_000, backoff: { initialMs: 200 } });
+    const { connector: made, records } = connector(gateway.url, { token: gateway.token, legacyAckTimeoutMs: 5_000, backoff: { initialMs: 200 } });
     expect(await until(() => made.isConnected, 10_000)).toBe(true);
     gateway.disconnectAll();
     expect(await until(() => !made.isConnected, 5_000)).toBe(true);
@@ -176,7 +176,7 @@ describe("a send between connections", () => {
 
   it("fails with disconnected when no connection opens within the legacy ack timeout", async () => {
     const gateway = await DevGateway.start({});
-    const { connector: made } = connector(gateway.url, { legacyAckTimeoutMs: 300, backoff: { initialMs: 50 } });
+    const { connector: made } = connector(gateway.url, { token: gateway.token, legacyAckTimeoutMs: 300, backoff: { initialMs: 50 } });
     expect(await until(() => made.isConnected, 10_000)).toBe(true);
     await gateway.close();
     expect(await until(() => !made.isConnected, 5_000)).toBe(true);
@@ -187,7 +187,7 @@ describe("a send between connections", () => {
 
   it("fails at once with disconnected when the connector closes meanwhile", async () => {
     const gateway = await DevGateway.start({});
-    const { connector: made } = connector(gateway.url, { legacyAckTimeoutMs: 60_000, backoff: { initialMs: 50 } });
+    const { connector: made } = connector(gateway.url, { token: gateway.token, legacyAckTimeoutMs: 60_000, backoff: { initialMs: 50 } });
     expect(await until(() => made.isConnected, 10_000)).toBe(true);
     await gateway.close();
     expect(await until(() => !made.isConnected, 5_000)).toBe(true);

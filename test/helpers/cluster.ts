@@ -139,7 +139,7 @@ export class Cluster {
     return {
       ...config,
       bus: { url: this.#options.natsUrl, prefix: "cluster", ...bus },
-      gateway: { url: this.gateway.url, allow_all_users: true, allow_all_channels: true },
+      gateway: { url: this.gateway.url, token: this.gateway.token, allow_all_users: true, allow_all_channels: true },
       agent: {
         command: process.execPath,
         args: [scriptedAgentPath],

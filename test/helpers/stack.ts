@@ -78,7 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     config: {
       ...rest,
       ...(bus === undefined ? {} : { bus }),
-      gateway: { url: gateway.url, allow_all_users: true, allow_all_channels: true, ...gatewayKeys },
+      gateway: { url: gateway.url, token: gateway.token, allow_all_users: true, allow_all_channels: true, ...gatewayKeys },
       agent: { command: process.execPath, args: [scriptedAgentPath], working_dir: dir.dir, env: { AGENT_EVENTS_FILE: dir.eventsFile, ...options.agentEnv }, ...agent },
       pool: { state_dir: join(dir.dir, "state"), ...pool },
     },

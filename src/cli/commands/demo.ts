@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,15 +48,15 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
   }
   const shutdown = io.shutdownRequested();
   const stateDir = mkdtempSync(join(tmpdir(), "turnstream-demo-"));
-  const token = randomBytes(16).toString("hex");
-  const gateway = await DevGateway.start({ host: "127.0.0.1", port: 0, token });
+  // The gateway makes its own random token; only the broker and the printed page URL get it.
+  const gateway = await DevGateway.start({ host: "127.0.0.1", port: 0 });
   // Only problems reach the terminal; the conversation is the output.
   const logger = createLogger({ level: "warn", destination: { write: (line: string) => io.stderr(line) } });
   const broker = createBroker({
     logger,
     env: io.env,
     config: {
-      gateway: { url: gateway.url, token, allow_all_users: true, allow_all_channels: true },
+      gateway: { url: gateway.url, token: gateway.token, allow_all_users: true, allow_all_channels: true },
       agent: { command: process.execPath, args: [demoAgentPath], env: { TURNSTREAM_DEMO_DELIVERY: delivery } },
       pool: { state_dir: stateDir },
       // The demo shows bubbles; real configs still default to text.
@@ -73,7 +72,7 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
     if (gateway.brokerCount === 0) await firstValueFrom(gateway.connections.pipe(filter((count) => count > 0)));
     io.stdout(`turnstream demo — gateway ${gateway.url}, offline demo agent. Type a message ("help"); Ctrl-D to quit.\n`);
     io.stdout(`${deliveryLine(delivery)}\n`);
-    io.stdout(`chat page: http://127.0.0.1:${gateway.port}/?token=${token}\n`);
+    io.stdout(`chat page: ${gateway.pageUrl}\n`);
     // The page's typing indicator stops when a turn is over (including one that says nothing).
     const settled = broker.settledTurns.subscribe(() => gateway.turnFinished());
     const terminal = runTerminal({ gateway, lines, write: io.stdout, now: () => performance.now() });
