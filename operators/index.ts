@@ -37,7 +37,8 @@ export type { TriageVerdict } from "./triage/triageVerdict.js";
 export { serializeByKey } from "./dispatch/serializeByKey.js";
 export { sessionLanes, type DropPolicy, type LaneBatch, type QueueMode, type SessionLanesOptions } from "./dispatch/sessionLanes.js";
 export { collectedPrompt, summaryLine } from "./dispatch/queuedPrompt.js";
-export { sessionKey } from "./dispatch/sessionKey.js";
+export { sessionKey, sessionKeyParts, type SessionKeyParts } from "./dispatch/sessionKey.js";
+export { compositeKey, compositeKeyParts } from "./dispatch/compositeKey.js";
 export { partitionOf } from "./dispatch/partitionOf.js";
 export type { ContentBlock } from "./dispatch/contentBlock.js";
 

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.js";
+import { reportingFileErrors } from "../state/sessionFileError.js";
 import { FileSessionStore, type SessionStore } from "../state/sessionStore.js";
 import { SessionPool } from "./pool.js";
 
@@ -14,12 +15,16 @@ export function createSessionPool(
   options: { env: NodeJS.ProcessEnv; logger: Logger; clientVersion?: string; store?: SessionStore },
 ): SessionPool {
   const stateDir = config.pool.state_dir ?? join(options.env.HOME ?? homedir(), ".turnstream");
+  const path = join(stateDir, "sessions.json");
+  const onLegacyKeys = (legacyKeys: number) =>
+    options.logger.info({ reason: "legacy_session_keys", legacyKeys, path }, "old-format session keys wait to be claimed");
   return new SessionPool({
     agent: config.agent,
     pool: config.pool,
     env: options.env,
     logger: options.logger,
-    store: options.store ?? new FileSessionStore(join(stateDir, "sessions.json")),
+    // A file that fails reaches the user as `session_store_unavailable`, never as its path.
+    store: options.store ?? reportingFileErrors(new FileSessionStore(path, { onLegacyKeys }), path),
     ...(options.clientVersion === undefined ? {} : { client: { clientVersion: options.clientVersion } }),
   });
 }

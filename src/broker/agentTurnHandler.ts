@@ -2,6 +2,7 @@ import { catchError, concat, concatMap, defer, EMPTY, filter, finalize, from, ig
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
 import { SEQUENTIAL_MODE_OFF_WARNING, warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
+import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { inboundDedupeKey } from "../../operators/ingress/inboundDedupe.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
@@ -12,12 +13,14 @@ import type { TriageSettings } from "../../operators/triage/triageSettings.js";
 import type { TriageStore } from "../../operators/triage/triageStore.js";
 import type { SessionPool } from "../acp/pool.js";
 import type { DedupeStore } from "../state/dedupeStore.js";
+import { BrokerFailureError } from "../pipeline/brokerFailure.js";
 import { isStateOutage } from "../state/errors.js";
 import { AgentTurnError, DeliveryIncompleteError, SendError } from "../pipeline/errors.js";
 import { deliverSequential } from "./delivery/deliverSequential.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
+import { userFacingError } from "./userFacingError.js";
 import type { TurnContext, TurnHandler } from "./turn.js";
 
 export interface AgentTurnHandlerOptions {
@@ -40,24 +43,23 @@ export function createAgentTurnHandler({ pool, config, triage: triageRules, inbo
   const runTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext): Observable<never> =>
     pool
       .withSession(sessionKey, (session) =>
-        session.prompt(packPrompt(event, new Date(context.scheduler.now()).toISOString())).pipe(deliver(event, context, config)),
-      )
-      .pipe(
-        // A failed turn tells the user `⚠️ <error>` (agent could not start, a bubble turn failed
-        // after bubbles went out) — unless the gateway is what failed, or the reply showed it already.
-        catchError((err: unknown) =>
-          failedAtTheGateway(err)
-            ? throwError(() => err)
-            : concat(sendText(context, event, `⚠️ ${err instanceof Error ? err.message : String(err)}`), throwError(() => err)),
+        session.prompt(packPrompt(event, new Date(context.scheduler.now()).toISOString())).pipe(
+          // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
+          catchError((err: unknown) => throwError(() => shown(err, context))),
+          deliver(event, context, config),
         ),
-      );
+      )
+      .pipe(toldTheUser(event, context));
 
   const handler: TurnHandler = ({ sessionKey, event }, context) => {
     switch (slashCommand(event.content.text)) {
       case "cancel":
         return defer(() => sendText(context, event, cancelReply({ kind: pool.cancel(sessionKey) ? "sent" : "no_turn" })));
       case "reset":
-        return from(pool.reset(sessionKey)).pipe(concatMap((hadSession) => sendText(context, event, resetReply({ sessionReset: hadSession, dropped: 0 }))));
+        return from(pool.reset(sessionKey)).pipe(
+          concatMap((hadSession) => sendText(context, event, resetReply({ sessionReset: hadSession, dropped: 0 }))),
+          toldTheUser(event, context),
+        );
       default:
         return onceOnly(event, context, inboundDedupe, () =>
           admitted(event, context, triageRules).pipe(concatMap(() => runTurn(sessionKey, event, context))),
@@ -73,13 +75,14 @@ export function createAgentTurnHandler({ pool, config, triage: triageRules, inbo
 /**
  * Runs a human message's turn unless it is a redelivery of one that already ran (or is running):
  * claimed before the turn, committed after it, released when it failed so a redelivery can run it.
- * The claim's owner is the event (`platform:event_id`): the same event redelivered after its worker
- * died claims it again, and the delivery ledger decides what to repeat.
+ * The claim's owner is the event (`platform:event_id`, escaped as `compositeKey` does): the same
+ * event redelivered after its worker died claims it again, and the delivery ledger decides what to
+ * repeat.
  */
 function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore | undefined, turn: () => Observable<never>): Observable<never> {
   const key = event.proactive === true || dedupe === undefined ? undefined : inboundDedupeKey(event);
   if (key === undefined || dedupe === undefined) return turn();
-  const owner = `${event.platform}:${event.event_id}`;
+  const owner = compositeKey([event.platform, event.event_id]);
   return from(dedupe.claim(key, owner, context.scheduler.now())).pipe(
     concatMap((claim) => {
       if (claim !== "claimed") {
@@ -136,6 +139,30 @@ function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConf
       collectTranscript(),
       concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
     );
+}
+
+/**
+ * A failed turn tells the user `⚠️ <error>` (the agent's own error, the agent could not start, a
+ * bubble turn failed after bubbles went out), then fails with the original error for the log —
+ * unless the gateway is what failed, or the reply showed it already.
+ */
+function toldTheUser(event: GatewayEvent, context: TurnContext): OperatorFunction<never, never> {
+  return catchError((err: unknown) =>
+    failedAtTheGateway(err) ? throwError(() => err) : concat(sendText(context, event, `⚠️ ${shown(err, context).message}`), throwError(() => err)),
+  );
+}
+
+/**
+ * What the user may see of `err` (see `userFacingError`). A broker-side failure is logged here
+ * with what the operator fixes: the config key, the path and the errno.
+ */
+function shown(err: unknown, context: TurnContext): Error {
+  const safe = userFacingError(err);
+  if (safe instanceof BrokerFailureError) {
+    const { code, configKey, path, errno } = safe;
+    context.logger.error({ reason: code, configKey, path, errno, err: safe }, "turn failed on the broker side");
+  }
+  return safe;
 }
 
 /**

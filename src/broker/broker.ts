@@ -250,7 +250,8 @@ export class Broker {
   /** The session's lane, or a lane of its own for an event the handler must see at once (`/cancel`). */
   #laneOf({ message }: Intake): string {
     const key = sessionKey(message.data);
-    return this.#parts.turnHandler?.bypassesLane?.(message.data) === true ? `${key}!${message.seq}` : key;
+    // A fourth `:` part: no session key has one, so this lane is never another conversation's.
+    return this.#parts.turnHandler?.bypassesLane?.(message.data) === true ? `${key}:${message.seq}` : key;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { concatMap, defer, from, map, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
 import type { Send } from "../pipeline/send.js";
@@ -81,9 +82,12 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
     });
 }
 
-/** The delivery ledger's (and the turn stream's message id's) key of an event. */
+/**
+ * The delivery ledger's key of an event: `platform:event_id`, each part as `compositeKey` escapes
+ * it, so a `:` in a platform name cannot make two events one record. Plain ids read as they are.
+ */
 export function ledgerKey(event: Pick<GatewayEvent, "platform" | "event_id">): string {
-  return `${event.platform}:${event.event_id}`;
+  return compositeKey([event.platform, event.event_id]);
 }
 
 export interface AdmitOptions {

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { legacySessionKey } from "./legacySessionKey.js";
 
 /**
  * Where the pool remembers ACP session ids per session key, so a session evicted from memory or
@@ -24,48 +25,78 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
+/** What `FileSessionStore` holds: current keys, and old-format keys not yet claimed. */
+interface SessionIds {
+  readonly sessions: Map<string, string>;
+  readonly legacy: Map<string, string>;
+}
+
+export interface FileSessionStoreOptions {
+  /** Called once per load of a file that holds old-format keys, with how many wait to be claimed. */
+  readonly onLegacyKeys?: (count: number) => void;
+}
+
 /**
- * A JSON file of `{ sessionKey: sessionId }`. Every change rewrites it atomically (temp file +
- * rename), one write at a time, so a crash leaves the old or the new file, never half of one.
+ * A JSON file `{ "version": 2, "sessions": { sessionKey: sessionId }, "legacy": { oldKey: sessionId } }`.
+ * Every change rewrites it atomically (temp file + rename), one write at a time, so a crash leaves
+ * the old or the new file, never half of one.
+ *
+ * A file of an earlier turnstream (a flat `{ "platform:thread_or_channel": sessionId }`) is read as
+ * all `legacy`: an old key names a thread or a channel but not both, so it cannot be turned into a
+ * key up front. Instead the first conversation whose `legacySessionKey` it is claims it on `get`
+ * (the id moves to that conversation's key), and no other conversation ever sees it; `delete` of
+ * a key drops its old-format counterpart too, so `/reset` before any turn still starts afresh.
  */
 export class FileSessionStore implements SessionStore {
   readonly #path: string;
-  #ids: Promise<Map<string, string>> | undefined;
+  readonly #options: FileSessionStoreOptions;
+  #ids: Promise<SessionIds> | undefined;
   #writes: Promise<void> = Promise.resolve();
 
-  constructor(path: string) {
+  constructor(path: string, options: FileSessionStoreOptions = {}) {
     this.#path = path;
+    this.#options = options;
   }
 
   async get(key: string): Promise<string | undefined> {
-    return (await this.#load()).get(key);
+    const ids = await this.#load();
+    const current = ids.sessions.get(key);
+    if (current !== undefined || ids.legacy.size === 0) return current;
+    const old = legacySessionKey(key);
+    const claimed = old === undefined ? undefined : ids.legacy.get(old);
+    if (old === undefined || claimed === undefined) return undefined;
+    ids.legacy.delete(old);
+    ids.sessions.set(key, claimed);
+    await this.#persist(ids);
+    return claimed;
   }
 
   async set(key: string, sessionId: string): Promise<void> {
     const ids = await this.#load();
-    if (ids.get(key) === sessionId) return;
-    ids.set(key, sessionId);
+    if (ids.sessions.get(key) === sessionId) return;
+    ids.sessions.set(key, sessionId);
     await this.#persist(ids);
   }
 
   async delete(key: string): Promise<void> {
     const ids = await this.#load();
-    if (ids.delete(key)) await this.#persist(ids);
+    const old = legacySessionKey(key);
+    const dropped = ids.sessions.delete(key);
+    if ((old !== undefined && ids.legacy.delete(old)) || dropped) await this.#persist(ids);
   }
 
-  #load(): Promise<Map<string, string>> {
+  #load(): Promise<SessionIds> {
     if (this.#ids !== undefined) return this.#ids;
     const ids = readFile(this.#path, "utf8").then(
       (text) => {
-        const parsed: unknown = JSON.parse(text);
-        // Anything but { key: "id" } is refused, never read as empty: the next write would wipe it.
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every((id) => typeof id === "string")) {
-          throw new SyntaxError(`${this.#path} is not a JSON object of session ids`);
-        }
-        return new Map(Object.entries(parsed as Record<string, string>));
+        const parsed = parseSessionsFile(JSON.parse(text));
+        // Anything else is refused, never read as empty: the next write would wipe it.
+        if (parsed === undefined) throw new SyntaxError(`${this.#path} is not a JSON object of session ids`);
+        if (parsed.legacy.size > 0) this.#options.onLegacyKeys?.(parsed.legacy.size);
+        return parsed;
       },
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === "ENOENT") return new Map<string, string>();
+      (err: NodeJS.ErrnoException): SessionIds => {
+        if (err.code === "ENOENT") return { sessions: new Map(), legacy: new Map() };
         throw err;
       },
     );
@@ -77,8 +108,9 @@ export class FileSessionStore implements SessionStore {
     return ids;
   }
 
-  #persist(ids: Map<string, string>): Promise<void> {
-    const snapshot = `${JSON.stringify(Object.fromEntries(ids), null, 2)}\n`;
+  #persist(ids: SessionIds): Promise<void> {
+    const file = { version: 2, sessions: Object.fromEntries(ids.sessions), ...(ids.legacy.size > 0 ? { legacy: Object.fromEntries(ids.legacy) } : {}) };
+    const snapshot = `${JSON.stringify(file, null, 2)}\n`;
     const write = this.#writes.then(async () => {
       await mkdir(dirname(this.#path), { recursive: true });
       const temp = `${this.#path}.${process.pid}.tmp`;
@@ -88,4 +120,21 @@ export class FileSessionStore implements SessionStore {
     this.#writes = write.catch(() => undefined);
     return write;
   }
+}
+
+/** The ids of a version-2 file, or of an earlier flat one (all legacy); `undefined` for anything else. */
+function parseSessionsFile(parsed: unknown): SessionIds | undefined {
+  if (!isObject(parsed)) return undefined;
+  if (isIdMap(parsed)) return { sessions: new Map(), legacy: new Map(Object.entries(parsed)) }; // version 2 has a number
+  const { version, sessions, legacy = {} } = parsed;
+  if (version !== 2 || !isIdMap(sessions) || !isIdMap(legacy)) return undefined;
+  return { sessions: new Map(Object.entries(sessions)), legacy: new Map(Object.entries(legacy)) };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isIdMap(value: unknown): value is Record<string, string> {
+  return isObject(value) && Object.values(value).every((id) => typeof id === "string");
 }
