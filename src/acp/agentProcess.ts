@@ -3,6 +3,8 @@ import type { Readable, Writable } from "node:stream";
 import type { Logger } from "pino";
 import type { AgentConfig } from "../config/index.js";
 import { agentEnvironment, sanitizeLogLine } from "./agentEnvironment.js";
+import { errnoOf } from "../pipeline/brokerFailure.js";
+import { agentStartProblem } from "./agentStartProblem.js";
 import { AgentSpawnError } from "./errors.js";
 import { LineSplitter } from "./lineSplitter.js";
 
@@ -81,7 +83,11 @@ export class AgentProcess {
       detached: true, // own process group: SIGTERM/SIGKILL reach the agent's children too
     });
     return new Promise((resolve, reject) => {
-      child.once("error", (err) => reject(new AgentSpawnError(agent.command, { cause: err })));
+      child.once("error", (err) => {
+        // Node blames the command for a missing cwd too (`spawn <command> ENOENT`): look again to name the key to fix.
+        const problem = agentStartProblem(agent, options.env) ?? { configKey: "agent.command", path: agent.command, ...errnoField(err), problem: "could not be started" };
+        reject(new AgentSpawnError(agent.command, problem, { cause: err }));
+      });
       child.once("spawn", () => {
         options.logger.info({ agentPid: child.pid, command: agent.command }, "agent started");
         resolve(new AgentProcess(child, child.pid as number, options, agent.command));
@@ -132,4 +138,9 @@ export class AgentProcess {
       // ESRCH: the group is already gone.
     }
   }
+}
+
+function errnoField(err: unknown): { errno?: string } {
+  const errno = errnoOf(err);
+  return errno === undefined ? {} : { errno };
 }

@@ -1,3 +1,5 @@
+import { BrokerFailureError, type StartProblem } from "../pipeline/brokerFailure.js";
+
 /** The agent answered a request with a JSON-RPC error. */
 export class AcpRequestError extends Error {
   override readonly name = "AcpRequestError";
@@ -63,14 +65,22 @@ export class HardTimeoutError extends Error {
   }
 }
 
-/** The agent command could not be started (not found, not executable, bad working dir). */
-export class AgentSpawnError extends Error {
+/**
+ * The agent command could not be started: not found, not executable, or a working dir that is
+ * missing. The message is the user-facing phrase (`agent_unavailable`); `problem` says which key
+ * to fix and why, for the log.
+ */
+export class AgentSpawnError extends BrokerFailureError {
   override readonly name = "AgentSpawnError";
+  /** `is not on the agent's PATH`, `does not exist`, … (completes `<path> …`). */
+  readonly problem: string;
   constructor(
     readonly command: string,
+    problem: StartProblem,
     options?: ErrorOptions,
   ) {
-    super(`cannot start agent ${JSON.stringify(command)}`, options);
+    super("agent_unavailable", problem, options);
+    this.problem = problem.problem;
   }
 }
 
