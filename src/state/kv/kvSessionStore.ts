@@ -1,13 +1,26 @@
 import type { KV } from "@nats-io/kv";
 import { StateStoreError } from "../errors.js";
+import { legacySessionKey } from "../legacySessionKey.js";
 import type { SessionStore } from "../sessionStore.js";
 import { kvKey } from "./kvKey.js";
-import { liveEntry } from "./storedRecord.js";
+import { isCasConflict, liveEntry } from "./storedRecord.js";
+
+/**
+ * Where a session key's id lives: `v2.` + `kvKey(key)`. Earlier turnstream versions wrote
+ * `kvKey("platform:thread_or_channel")` with no prefix; `kvKey` never makes a 2-character token
+ * before a `.`, so the two kinds never meet in one bucket.
+ */
+export const kvSessionKey = (key: string): string => `v2.${kvKey(key)}`;
 
 /**
  * ACP session ids in a NATS KV bucket (no TTL), so a worker that takes over a partition resumes
  * the sessions of its keys with `session/load`. Last writer wins: one session key is served by one
  * worker at a time (its partition's lease holder), so plain `put` suffices.
+ *
+ * An entry of an earlier version (`legacySessionKey`) is claimed by the first conversation that
+ * asks for it, as in `FileSessionStore`: deleted at the revision read (so of two workers asking
+ * for it, one wins and the other starts afresh), then written under the new key. A worker that
+ * dies between the two loses that id: its conversation starts a new session, never another's.
  */
 export class KvSessionStore implements SessionStore {
   readonly #kv: KV;
@@ -18,7 +31,7 @@ export class KvSessionStore implements SessionStore {
 
   async get(key: string): Promise<string | undefined> {
     try {
-      return (await liveEntry(this.#kv, kvKey(key)))?.string();
+      return (await liveEntry(this.#kv, kvSessionKey(key)))?.string() ?? (await this.#claimLegacy(key));
     } catch (err) {
       throw new StateStoreError("sessions", "get", key, { cause: err });
     }
@@ -26,7 +39,7 @@ export class KvSessionStore implements SessionStore {
 
   async set(key: string, sessionId: string): Promise<void> {
     try {
-      await this.#kv.put(kvKey(key), sessionId);
+      await this.#kv.put(kvSessionKey(key), sessionId);
     } catch (err) {
       throw new StateStoreError("sessions", "set", key, { cause: err });
     }
@@ -34,9 +47,28 @@ export class KvSessionStore implements SessionStore {
 
   async delete(key: string): Promise<void> {
     try {
-      await this.#kv.delete(kvKey(key));
+      await this.#kv.delete(kvSessionKey(key));
+      const old = legacySessionKey(key);
+      // Checked first: a delete marker per /reset of every conversation would pile up in a bucket without TTL.
+      if (old !== undefined && (await liveEntry(this.#kv, kvKey(old))) !== undefined) await this.#kv.delete(kvKey(old));
     } catch (err) {
       throw new StateStoreError("sessions", "delete", key, { cause: err });
     }
+  }
+
+  async #claimLegacy(key: string): Promise<string | undefined> {
+    const old = legacySessionKey(key);
+    if (old === undefined) return undefined;
+    const entry = await liveEntry(this.#kv, kvKey(old));
+    if (entry === undefined) return undefined;
+    try {
+      await this.#kv.delete(kvKey(old), { previousSeq: entry.revision });
+    } catch (err) {
+      if (isCasConflict(err)) return undefined; // another conversation claimed it first
+      throw err;
+    }
+    const sessionId = entry.string();
+    await this.#kv.put(kvSessionKey(key), sessionId);
+    return sessionId;
   }
 }
