@@ -4,6 +4,7 @@ import * as z from "zod";
 import { expecting } from "./expected.js";
 import { printValue } from "./printValue.js";
 import { parseQuietHours, QuietHoursError } from "./quietHours.js";
+import { redactUrl } from "./redactUrl.js";
 
 // Field schemas shared by the sections. Each registers what it accepts in words, so every problem
 // can say "expected …" without the problem formatter knowing the schema.
@@ -61,7 +62,8 @@ function isUrlWithScheme(value: string, schemes: readonly string[]): boolean {
 
 function urlWithScheme(schemes: readonly string[]) {
   const expected = `a ${schemes.map((scheme) => `${scheme}//`).join(" or ")} URL`;
-  return checkedString(expected, (value) => (isUrlWithScheme(value, schemes) ? undefined : notAllowed(value, expected)));
+  // A refused URL is quoted with its credentials masked: it may still carry a real password.
+  return checkedString(expected, (value) => (isUrlWithScheme(value, schemes) ? undefined : notAllowed(redactUrl(value), expected)));
 }
 
 export function websocketUrl() {

@@ -1,3 +1,5 @@
+import { redactUrlsIn } from "./redactUrl.js";
+
 const MAX_CHARS = 60;
 
 /** What kind of TOML value this is, in the words an operator reading an error expects. */
@@ -12,9 +14,12 @@ export function valueKind(value: unknown): string {
   return typeof value;
 }
 
-/** A value printed JSON-style (strings quoted), cut to about 60 characters so one problem stays one line. */
+/**
+ * A value printed JSON-style (strings quoted), cut to about 60 characters so one problem stays one
+ * line, with the credentials of any URL in it masked (before the cut, so no half of one shows).
+ */
 export function printValue(value: unknown): string {
-  const text = rawText(value);
+  const text = redactUrlsIn(rawText(value));
   return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
 }
 

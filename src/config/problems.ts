@@ -3,6 +3,8 @@ import { closestKey } from "./closestKey.js";
 import type { ConfigProblem } from "./errors.js";
 import { expectedText } from "./expected.js";
 import { printValue, valueKind } from "./printValue.js";
+import { redactUrl } from "./redactUrl.js";
+import { holdsSecret, isUrlKey } from "./secretKeys.js";
 import { dottedPath, keysAt, schemaAt } from "./shape.js";
 
 type Issue = z.core.$ZodIssue;
@@ -35,24 +37,45 @@ function unknownKeyProblems(root: z.ZodType, issue: Issue & { code: "unrecognize
   });
 }
 
-function wrongTypeMessage(expected: string, input: unknown): string {
-  if (input === undefined) return `required; expected ${expected}`;
-  // smol-toml refuses unsafe integers itself; a bigint only arrives from a programmatic caller.
-  if (typeof input === "bigint") return `${printValue(input)} is out of range; expected ${expected}`;
+/** "an array", "a string": the kind of a value whose content must not be shown. */
+function kindWithArticle(value: unknown): string {
+  const kind = valueKind(value);
+  if (kind === "nothing" || kind === "null") return kind;
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
+/**
+ * How a problem quotes the offending value: never at all under a secret key ("a string (value
+ * hidden)"), a URL key's string with its credentials masked, anything else printed.
+ */
+function shownValue(path: readonly PropertyKey[], input: unknown): { readonly kind: string; readonly text: string } {
+  if (holdsSecret(path)) return { kind: `${kindWithArticle(input)} (value hidden)`, text: "" };
+  const printable = typeof input === "string" && isUrlKey(path) ? redactUrl(input) : input;
+  const text = printValue(printable);
   const kind = valueKind(input);
-  const shown = printValue(input);
-  return kind === shown ? `expected ${expected}, got ${kind}` : `expected ${expected}, got ${kind} ${shown}`;
+  return { kind, text: kind === text ? "" : text };
+}
+
+function wrongTypeMessage(expected: string, path: readonly PropertyKey[], input: unknown): string {
+  if (input === undefined) return `required; expected ${expected}`;
+  const { kind, text } = shownValue(path, input);
+  // smol-toml refuses unsafe integers itself; a bigint only arrives from a programmatic caller.
+  if (typeof input === "bigint") return `${text === "" ? kind : text} is out of range; expected ${expected}`;
+  return text === "" ? `expected ${expected}, got ${kind}` : `expected ${expected}, got ${kind} ${text}`;
 }
 
 function messageFor(root: z.ZodType, issue: Issue): string {
   switch (issue.code) {
-    // Our own checks (choices, URLs, quiet hours, …) already word the whole message.
+    // Our own checks (choices, URLs, quiet hours, …) already word the whole message, quoting
+    // values through printValue; under a secret key the value is left out instead.
     case "custom":
-      return issue.message;
+      return holdsSecret(issue.path) ? `${kindWithArticle(issue.input)} (value hidden) is not allowed; expected ${expectedFor(root, issue)}` : issue.message;
     case "invalid_type":
-      return wrongTypeMessage(expectedFor(root, issue), issue.input);
-    default:
-      return `${printValue(issue.input)} is not allowed; expected ${expectedFor(root, issue)}`;
+      return wrongTypeMessage(expectedFor(root, issue), issue.path, issue.input);
+    default: {
+      const { kind, text } = shownValue(issue.path, issue.input);
+      return `${text === "" ? kind : text} is not allowed; expected ${expectedFor(root, issue)}`;
+    }
   }
 }
 

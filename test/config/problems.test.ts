@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { problemsOf, problemsOfToml } from "./problemsOf.js";
+import { resolveConfig } from "../../src/config/index.js";
+import { problemsOf, problemsOfToml, rejection } from "./problemsOf.js";
 
 describe("config problems", () => {
   it("rejects an unknown delivery mode with the allowed values and aliases", () => {
@@ -47,7 +48,7 @@ describe("config problems", () => {
     [{ bus: { partitions: 1025 } }, "bus.partitions", "1025 is not allowed; expected an integer from 1 to 1024"],
     [{ pool: { session_ttl_hours: 0 } }, "pool.session_ttl_hours", "0 is not allowed; expected a number > 0"],
     [{ delivery: { schema: "" } }, "delivery.schema", `"" is not allowed; expected a non-empty string`],
-    [{ agent: { env: { PORT: 8080 } } }, "agent.env.PORT", "expected a string, got integer 8080"],
+    [{ agent: { env: { PORT: 8080 } } }, "agent.env.PORT", "expected a string, got an integer (value hidden)"],
     [{ inbound: { debounce_by_platform: { telegram: -5 } } }, "inbound.debounce_by_platform.telegram", "-5 is not allowed; expected an integer ≥ 0"],
     [{ delivery: "text" }, "delivery", `expected a table, got string "text"`],
   ])("reports a bad value in %j", (input, path, message) => {
@@ -178,5 +179,39 @@ describe("features turnstream does not build", () => {
     } catch (err) {
       expect((err as InstanceType<typeof ConfigError>).lines()).toEqual([line]);
     }
+  });
+});
+
+describe("config problems under secret keys", () => {
+  const SECRET = "s3cr3t-4d1f";
+  it.each([
+    [{ gateway: { url: "ws://x", token: [SECRET] } }, "gateway.token", "expected a string, got an array (value hidden)"],
+    [{ dev_gateway: { token: { value: SECRET } } }, "dev_gateway.token", /^expected .+, got a table \(value hidden\)$/],
+    [{ bus: { token: 12345678 } }, "bus.token", "expected a string, got an integer (value hidden)"],
+    [{ bus: { password: true } }, "bus.password", "expected a string, got a boolean (value hidden)"],
+    [{ agent: { env: [SECRET] } }, "agent.env", "expected a table of strings, got an array (value hidden)"],
+    [{ agent: { env: { API_KEY: [SECRET] } } }, "agent.env.API_KEY", "expected a string, got an array (value hidden)"],
+    [{ gateway: `ws://u:${SECRET}@gw` }, "gateway", "expected a table, got a string (value hidden)"],
+  ])("hides the value in %j", (input, path, message) => {
+    const problems = problemsOf(input);
+    expect(problems).toEqual([{ path, message: typeof message === "string" ? message : expect.stringMatching(message) }]);
+    expect(JSON.stringify(problems)).not.toContain(SECRET);
+  });
+
+  it("quotes a refused URL with its credentials masked", () => {
+    expect(problemsOf({ gateway: { url: `http://u:${SECRET}@gw/ws?token=${SECRET}` } })).toEqual([
+      { path: "gateway.url", message: `"http://***@gw/ws?token=***" is not allowed; expected a ws:// or wss:// URL` },
+    ]);
+    expect(problemsOf({ bus: { url: `u:${SECRET}@nats:4222` } })).toEqual([
+      { path: "bus.url", message: `"***@nats:4222" is not allowed; expected a nats:// or tls:// URL` },
+    ]);
+    expect(problemsOf({ bus: { url: [`nats://u:${SECRET}@h`] } })[0]?.message).toBe(`expected a nats:// or tls:// URL, got array ["nats://***@h"]`);
+  });
+
+  it("keeps the secret out of the error's cause too", () => {
+    const error = rejection(() => resolveConfig({ gateway: { url: `http://u:${SECRET}@gw`, token: [SECRET] }, agent: { env: { K: [SECRET] } } }, { env: {} }));
+    expect(error.problems).toHaveLength(3);
+    const cause = error.cause as Error;
+    expect(`${error.message} ${cause.message} ${JSON.stringify(cause)}`).not.toContain(SECRET);
   });
 });
