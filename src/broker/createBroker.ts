@@ -1,7 +1,7 @@
 import { distinctUntilChanged, EMPTY, map, of, retry, switchMap, timer, type Observable } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
-import { ConfigError, resolveConfig, type Config, type ConfigInput } from "../config/index.js";
+import { ConfigError, resolveConfig, secretValues, type Config, type ConfigInput } from "../config/index.js";
 import { createLogger, resolveLogLevel, type Logger } from "../log/logger.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { createSessionPool } from "../acp/createSessionPool.js";
@@ -154,9 +154,9 @@ function memoryState(config: Config): BrokerState {
   };
 }
 
-/** A pino logger configured by `[log]` and `LOG_LEVEL`. */
+/** A pino logger configured by `[log]` and `LOG_LEVEL`; it masks the config's secrets should any text carry them. */
 export function brokerLogger(config: Config, env: NodeJS.ProcessEnv): Logger {
-  return createLogger({ level: logLevel(config, env), pretty: config.log.pretty });
+  return createLogger({ level: logLevel(config, env), pretty: config.log.pretty, secrets: secretValues(config) });
 }
 
 function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logger, clientVersion: string): GatewayConnector {

@@ -1,8 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { parse, TomlError } from "smol-toml";
+import * as z from "zod";
+import { crossCheckProblems } from "./crossChecks.js";
 import { ConfigError } from "./errors.js";
 import { problemsFromIssues } from "./problems.js";
 import { type Config, configSchemaFor } from "./schema.js";
+import { holdsSecret } from "./secretKeys.js";
 
 export interface ResolveOptions {
   /** The broker's environment, for `[agent]` defaults and `${VAR}` expansion; default process.env. */
@@ -14,19 +17,29 @@ export interface ResolveOptions {
 // Configs this module produced: resolving one again returns it as is (its `${VAR}`s are expanded already).
 const resolved = new WeakSet<object>();
 
+/** The zod error as a cause without the offending inputs: a logged cause must not carry a secret value. */
+function withoutInputs(error: z.ZodError): z.ZodError {
+  return new z.ZodError(
+    error.issues.map(({ input: _input, ...issue }) => (holdsSecret(issue.path) ? { ...issue, message: "value hidden" } : issue) as z.core.$ZodIssue),
+  );
+}
+
 /**
- * Validates a TOML-shaped object and fills every default. Throws ConfigError listing every
- * problem. A config that already came out of this function is returned unchanged.
+ * Validates a TOML-shaped object, fills every default and runs the cross-key checks
+ * (crossCheckProblems). Throws ConfigError listing every problem. A config that already came out
+ * of this function is returned unchanged.
  */
 export function resolveConfig(input: unknown, options: ResolveOptions = {}): Config {
   if (typeof input === "object" && input !== null && resolved.has(input)) return input as Config;
   const schema = configSchemaFor(options.env ?? process.env);
   const result = schema.safeParse(input, { reportInput: true });
-  if (result.success) {
-    resolved.add(result.data);
-    return result.data;
+  if (!result.success) {
+    throw new ConfigError(problemsFromIssues(result.error.issues, schema), { source: options.source, cause: withoutInputs(result.error) });
   }
-  throw new ConfigError(problemsFromIssues(result.error.issues, schema), { source: options.source, cause: result.error });
+  const crossProblems = crossCheckProblems(result.data);
+  if (crossProblems.length > 0) throw new ConfigError(crossProblems, { source: options.source });
+  resolved.add(result.data);
+  return result.data;
 }
 
 /** The config an empty file gives. */
@@ -48,7 +61,8 @@ export function parseConfigText(text: string, options: ResolveOptions = {}): Con
     input = parse(text);
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
-    throw new ConfigError([{ path: "", message: syntaxMessage(error) }], { source: options.source, cause: error });
+    // No cause: smol-toml's message quotes the offending line, which may hold a secret.
+    throw new ConfigError([{ path: "", message: syntaxMessage(error) }], { source: options.source });
   }
   return resolveConfig(input, options);
 }

@@ -7,6 +7,7 @@ import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outb
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
+import { redactUrl } from "../config/index.js";
 import { SendError } from "../pipeline/errors.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
@@ -192,7 +193,8 @@ export class GatewayConnector {
       this.#hello = undefined;
       this.#unackedNoted.clear();
       this.#connected.next(true);
-      logger.info({ url: this.#options.url }, "connected to gateway");
+      // Never the token or user info, whether configured as gateway.token or written into gateway.url.
+      logger.info({ url: redactUrl(this.#options.url) }, "connected to gateway");
       watch = this.#watch(socket, () => (abandoned = true));
       this.#keepalive = watch;
       socket.send(clientHelloFrame(this.#options.clientVersion));

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Level, type Logger } from "pino";
 import pretty from "pino-pretty";
+import { secretScrubber } from "./secretScrubber.js";
 
 export type { Logger } from "pino";
 
@@ -12,14 +13,17 @@ export interface LoggerOptions {
   readonly pretty?: boolean;
   /** Where lines go; stdout by default. */
   readonly destination?: DestinationStream;
+  /** Secret values (the config's `secretValues`) masked as "***" wherever they appear in a line. */
+  readonly secrets?: readonly string[];
 }
 
 /**
  * The broker's logger: JSON lines with a stable `msg` and stable field names (`reason`,
  * `sessionKey`, `event_id`, …), so operators and tests can grep them. `docs/logging.md` lists them.
+ * Every line leaves with URL credentials and the given secret values masked.
  */
-export function createLogger({ level, pretty: human = false, destination }: LoggerOptions): Logger {
-  const options = { name: "turnstream", level };
+export function createLogger({ level, pretty: human = false, destination, secrets = [] }: LoggerOptions): Logger {
+  const options = { name: "turnstream", level, hooks: { streamWrite: secretScrubber(secrets) } };
   if (human) {
     // Synchronous pretty stream rather than a transport worker: lines are never lost on exit.
     return pino(options, pretty({ sync: true, destination: destination ?? 1, translateTime: "SYS:HH:MM:ss.l" }));

@@ -12,7 +12,8 @@ describe("parseConfigText", () => {
     expect(error.message).not.toContain("\n");
     expect(error.message).not.toMatch(/\bat \S+:\d+/);
     expect(error.source).toBe("turnstream.toml");
-    expect(error.cause).toBeInstanceOf(Error);
+    // smol-toml's own error quotes the offending line, which may hold a secret: it is not kept.
+    expect(error.cause).toBeUndefined();
   });
 
   it("reports a redefined table as a syntax error too", () => {

@@ -51,3 +51,41 @@ describe("createLogger", () => {
     expect(() => JSON.parse(text)).toThrow();
   });
 });
+
+describe("createLogger's secret scrubbing", () => {
+  const capture = (secrets: readonly string[], pretty = false) => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger({ level: "trace", pretty, secrets, destination });
+    return { logger, lines };
+  };
+
+  it("masks every given secret value however it is spelled in the line, and keeps lines JSON", () => {
+    const { logger, lines } = capture(["pw-77c1-secret", 'quo"te-secret', "a b&c=secret"]);
+    logger.info({ detail: "login with pw-77c1-secret failed", q: 'x quo"te-secret y' }, "something");
+    logger.warn({ err: new Error("auth a%20b%26c%3Dsecret refused") }, "other");
+    const text = lines.join("");
+    expect(text).not.toMatch(/pw-77c1|quo\\?"te|a%20b|a b&c/);
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ detail: "login with *** failed", q: "x *** y" });
+    expect(JSON.parse(lines[1] ?? "")).toMatchObject({ err: { message: "auth *** refused" } });
+  });
+
+  it("masks URL credentials in any line, also without known secrets and in pretty output", () => {
+    for (const pretty of [false, true]) {
+      const { logger, lines } = capture([], pretty);
+      logger.info({ url: "ws://gw/ws?token=abc123", other: "nats://u:pw9999@h:4222" }, "x");
+      expect(lines.join(""), String(pretty)).not.toMatch(/abc123|pw9999/);
+    }
+  });
+
+  it("leaves values shorter than 4 characters alone rather than garbling every line", () => {
+    const { logger, lines } = capture(["abc"]);
+    logger.info({ reason: "abc" }, "abc happened");
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ msg: "abc happened", reason: "abc" });
+  });
+});

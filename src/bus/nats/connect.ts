@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { credsAuthenticator, type Authenticator, type NodeConnectionOptions } from "@nats-io/transport-node";
-import type { Config } from "../../config/index.js";
+import { busCredentialProblems, busUrlHasUserinfo, type Config } from "../../config/index.js";
 import { BusSetupError } from "../errors.js";
 
 type BusConfig = Config["bus"];
@@ -61,25 +61,13 @@ function parseBusUrl(url: string): URL {
 type Credentials = Pick<NodeConnectionOptions, "token" | "user" | "pass" | "authenticator">;
 
 function credentials(bus: BusConfig, url: URL): Credentials {
-  const fromUrl = url.username !== "" || url.password !== "";
-  const given = [
-    bus.token !== undefined && "bus.token",
-    (bus.user !== undefined || bus.password !== undefined) && "bus.user/bus.password",
-    bus.creds !== undefined && "bus.creds",
-    fromUrl && "user info in bus.url",
-  ].filter((key): key is string => key !== false);
-  if (given.length > 1) {
-    throw new BusSetupError(`NATS credentials are given twice (${given.join(" and ")}): keep one of them`);
-  }
+  // The same checks resolveConfig runs, for a `[bus]` that did not come through it.
+  const [problem] = busCredentialProblems(bus);
+  if (problem !== undefined) throw new BusSetupError(problem.message);
   if (bus.token !== undefined) return { token: bus.token };
-  if (bus.user !== undefined || bus.password !== undefined) {
-    if (bus.user === undefined || bus.password === undefined) {
-      throw new BusSetupError("bus.user and bus.password go together: set both or neither");
-    }
-    return { user: bus.user, pass: bus.password };
-  }
+  if (bus.user !== undefined && bus.password !== undefined) return { user: bus.user, pass: bus.password };
   if (bus.creds !== undefined) return { authenticator: credsFile(bus.creds) };
-  if (fromUrl) {
+  if (busUrlHasUserinfo(bus.url)) {
     const user = decodeURIComponent(url.username);
     const password = decodeURIComponent(url.password);
     // nats://TOKEN@host is token auth, as in the NATS CLI and server docs.
@@ -104,8 +92,9 @@ function credsFile(path: string): Authenticator {
   });
   try {
     authenticator("validate");
-  } catch (err) {
-    throw new BusSetupError(`bus.creds: ${path} is not a NATS credentials file (a user JWT and nkey seed)`, { cause: err });
+  } catch {
+    // No cause: the parser saw the file's content, and a logged cause must never quote it.
+    throw new BusSetupError(`bus.creds: ${path} is not a NATS credentials file (a user JWT and nkey seed)`);
   }
   return authenticator;
 }

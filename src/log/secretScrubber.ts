@@ -1,0 +1,30 @@
+import { redactUrlsIn } from "../config/index.js";
+
+const MASK = "***";
+/** Shorter values are not scrubbed: masking every "abc" would garble lines and protect nothing real. */
+export const MIN_SCRUBBED_CHARS = 4;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The spellings a value takes in a JSON log line: as is, JSON-escaped, URL-encoded. */
+function spellings(secret: string): string[] {
+  return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
+}
+
+/**
+ * A function that masks, in one serialized log line, the credentials of every URL and every
+ * occurrence of the given secret values. The sources never log secrets; this is the last line of
+ * defence for text they pass on (a library's error message, an agent's stderr).
+ */
+export function secretScrubber(secrets: readonly string[]): (line: string) => string {
+  const forms = [...new Set(secrets.filter((secret) => secret.length >= MIN_SCRUBBED_CHARS).flatMap(spellings))];
+  // Longest first, so a secret that contains another is masked whole.
+  forms.sort((a, b) => b.length - a.length);
+  const known = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join("|"), "g");
+  return (line) => {
+    const masked = known === undefined ? line : line.replace(known, MASK);
+    return redactUrlsIn(masked);
+  };
+}
