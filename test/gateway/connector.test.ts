@@ -20,14 +20,19 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function connect(gatewayOptions: DevGatewayOptions = {}, token?: string): Promise<{ connector: GatewayConnector; gateway: DevGateway; records: LogRecord[]; frames: ReplyFrame[] }> {
+async function connect(
+  gatewayOptions: DevGatewayOptions = {},
+  token?: string,
+  urlOf: (gateway: DevGateway) => string = (gateway) => gateway.url,
+): Promise<{ connector: GatewayConnector; gateway: DevGateway; records: LogRecord[]; frames: ReplyFrame[] }> {
   const gateway = await DevGateway.start(gatewayOptions);
   const frames: ReplyFrame[] = [];
   gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame));
   const { logger, records } = captureLogs();
+  const url = urlOf(gateway);
   const connector = new GatewayConnector({
-    url: gateway.url,
-    token: token ?? gateway.token,
+    url,
+    ...(url === gateway.url ? { token: token ?? gateway.token } : {}),
     logger,
     maxFrameBytes: 1 << 20,
     clientVersion: "test",
@@ -142,6 +147,16 @@ describe("GatewayConnector", () => {
     expect(bad.connector.isConnected).toBe(false);
     const waits = bad.records.filter((r) => r.msg === "gateway connection failed, retrying").map((r) => r.backoffMs);
     expect(waits.slice(0, 3)).toEqual([50, 100, 200]);
+  });
+
+  it("uses a ?token= written into gateway.url as it is, and logs that URL with the token masked", async () => {
+    const token = "url-t0ken-5e1b";
+    const { connector, gateway, records } = await connect({ token }, undefined, (gw) => `${gw.url}?token=${token}`);
+    expect(await connected(connector)).toBe(true);
+    await until(() => records.some((r) => r.msg === "connected to gateway"), 5_000);
+    const line = records.find((r) => r.msg === "connected to gateway");
+    expect(line?.url).toBe(`${gateway.url}?token=***`);
+    expect(JSON.stringify(records)).not.toContain(token);
   });
 });
 
