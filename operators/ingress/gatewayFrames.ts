@@ -3,6 +3,7 @@ import { gatewayEventSchema } from "./eventFrame.js";
 import type { GatewayEvent } from "./gatewayEvent.js";
 import { type GatewayHello, gatewayHelloSchema } from "./helloFrame.js";
 import { type GatewayResponse, gatewayResponseSchema } from "./responseFrame.js";
+import { isPlainText, untrustedText } from "./untrustedText.js";
 
 export const HELLO_SCHEMA = "openab.gateway.hello.v1";
 export const RESPONSE_SCHEMA = "openab.gateway.response.v1";
@@ -27,6 +28,8 @@ export type GatewayFrame =
 
 const MAX_ISSUES = 3;
 const MAX_DETAIL_CHARS = 300;
+/** The longest id an event may carry; ids are logged and echoed back, so they must be plain as they are. */
+export const MAX_EVENT_ID_CHARS = 500;
 
 /**
  * Classifies a gateway text frame in §2.4's order: a `hello.v1` by its schema string, then a
@@ -58,7 +61,28 @@ export function parseGatewayFrame(raw: string | Buffer, maxFrameBytes: number): 
     return response.success ? { kind: "response", response: response.data } : rejected("invalid_response", response.error);
   }
   const event = gatewayEventSchema.safeParse(json);
-  return event.success ? { kind: "event", event: event.data } : rejected("invalid_event", event.error);
+  if (!event.success) return rejected("invalid_event", event.error);
+  const badId = unplainId(event.data);
+  return badId === undefined ? { kind: "event", event: event.data } : { kind: "rejected", reason: "invalid_event", detail: `${badId}: not a plain id` };
+}
+
+/**
+ * The first id field of `event` that is not plain text (`isPlainText`: control characters,
+ * escapes, bidi controls, over 500 chars). Ids are logged and sent back to the gateway exactly, so
+ * they cannot be cleaned: an event that carries such an id is refused instead. Message text and
+ * names are content and never judged here.
+ */
+function unplainId(event: GatewayEvent): string | undefined {
+  const ids: readonly (readonly [string, string | null | undefined])[] = [
+    ["event_id", event.event_id],
+    ["platform", event.platform],
+    ["channel.id", event.channel.id],
+    ["channel.type", event.channel.type],
+    ["channel.thread_id", event.channel.thread_id],
+    ["sender.id", event.sender.id],
+    ["message_id", event.message_id],
+  ];
+  return ids.find(([, id]) => id != null && !isPlainText(id, MAX_EVENT_ID_CHARS))?.[0];
 }
 
 function rejected(reason: FrameRejection, error: z.ZodError): GatewayFrame {
@@ -69,8 +93,8 @@ function rejected(reason: FrameRejection, error: z.ZodError): GatewayFrame {
 function issueDetail(error: z.ZodError): string {
   const issues = error.issues.slice(0, MAX_ISSUES).map((issue) => `${pathOf(issue.path)}: ${issue.message}`);
   const more = error.issues.length > MAX_ISSUES ? `; +${error.issues.length - MAX_ISSUES} more` : "";
-  const detail = issues.join("; ") + more;
-  return detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : detail;
+  // A record's keys (a hello's platform names) are the gateway's own text: cleaned like any other.
+  return untrustedText(issues.join("; ") + more, { maxChars: MAX_DETAIL_CHARS });
 }
 
 function pathOf(path: readonly PropertyKey[]): string {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { untrustedText } from "./untrustedText.js";
 
 /** `openab.gateway.response.v1`: the gateway's answer to a reply that carried a `request_id` (protocol §5.2). */
 export interface GatewayResponse {
@@ -18,7 +19,13 @@ export interface GatewayResponse {
 
 const optional = <S extends z.ZodType>(schema: S) => schema.nullish().transform((value) => value ?? undefined);
 
-/** Unknown fields (`attachment`, future ones) are dropped; `null` counts as absent. */
+/** The longest `error_code` kept: it becomes a `SendError`'s code, logged as a token. */
+const MAX_ERROR_CODE_CHARS = 64;
+
+/**
+ * Unknown fields (`attachment`, future ones) are dropped; `null` counts as absent. `error` and
+ * `error_code` reach logs and callers, so they are bounded and cleaned here, once (`untrustedText`).
+ */
 export const gatewayResponseSchema = z
   .object({
     schema: z.literal("openab.gateway.response.v1"),
@@ -37,10 +44,12 @@ export const gatewayResponseSchema = z
       request_id: frame.request_id,
       success: frame.success ?? false,
     };
-    for (const key of ["message_id", "thread_id", "error", "outcome", "error_code"] as const) {
+    for (const key of ["message_id", "thread_id", "outcome"] as const) {
       const value = frame[key];
       if (value !== undefined) response[key] = value;
     }
+    if (frame.error !== undefined) response.error = untrustedText(frame.error);
+    if (frame.error_code !== undefined) response.error_code = untrustedText(frame.error_code, { maxChars: MAX_ERROR_CODE_CHARS });
     if (frame.retry_after_ms !== undefined) response.retry_after_ms = frame.retry_after_ms;
     return response;
   });

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { GATEWAY_PROTOCOL_VERSION, type GatewayHello } from "../../operators/ingress/helloFrame.js";
+import { untrustedText } from "../../operators/ingress/untrustedText.js";
 
 /** The `client_hello.v1` offered on every new connection; a gateway that knows the handshake answers with its hello. */
 export function clientHelloFrame(clientVersion: string): string {
@@ -27,7 +28,11 @@ export function acceptHello(hello: GatewayHello | undefined, logger: Logger): Ga
   logger.info({ protocol_version: hello.protocol_version, capability_count: Object.keys(hello.capabilities).length }, "gateway capabilities negotiated");
   if (hello.topology?.supported === false) {
     logger.warn(
-      { active_consumers: hello.topology.active_consumers, delivery_mode: hello.topology.delivery_mode },
+      {
+        active_consumers: hello.topology.active_consumers,
+        // The gateway's own words: bounded and cleaned for the log line.
+        delivery_mode: hello.topology.delivery_mode == null ? hello.topology.delivery_mode : untrustedText(hello.topology.delivery_mode, { maxChars: 64 }),
+      },
       "gateway reports unsupported multi-consumer topology",
     );
   }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Bus } from "../bus/bus.js";
 import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { SendError } from "./errors.js";
 import type { Pipeline } from "./pipeline.js";
 import type { Subjects } from "./subjects.js";
@@ -55,7 +56,8 @@ export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0 }
       map((raw) => {
         const reply = sendReplySchema.safeParse(raw);
         if (!reply.success) throw new SendError("bad_reply", "the edge answered a send with a malformed reply");
-        if (!reply.data.ok) throw new SendError(reply.data.code, reply.data.error);
+        // An edge relays the gateway's words; bounded again here (a no-op for a current edge) since the bus is a boundary too.
+        if (!reply.data.ok) throw new SendError(untrustedText(reply.data.code, { maxChars: 64 }), untrustedText(reply.data.error, { maxChars: 1_000 }));
         return { messageId: reply.data.messageId };
       }),
       catchError((err: unknown) => throwError(() => asSendError(err, message.platform))),

@@ -209,6 +209,37 @@ describe("parseGatewayFrame: rejections", () => {
     expect(parse({ ...minimalEvent(), event_id: undefined })).toMatchObject({ reason: "invalid_event", detail: expect.stringMatching(/^event_id: /) });
   });
 
+  it("invalid_event: an id with control characters, escapes or bidi controls, or over 500 chars, names the field only", () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ event_id: "e\u0000" }, "event_id"],
+      [{ platform: "tele\u001b[31mgram" }, "platform"],
+      [{ channel: { id: "c\n1", type: "group" } }, "channel.id"],
+      [{ channel: { id: "c1", type: "group\u202e" } }, "channel.type"],
+      [{ channel: { id: "c1", type: "group", thread_id: "t".repeat(501) } }, "channel.thread_id"],
+      [{ sender: { id: "u\t1", name: "ann", display_name: "Ann", is_bot: false } }, "sender.id"],
+      [{ message_id: "m\ud800" }, "message_id"],
+    ];
+    for (const [fields, field] of cases) {
+      expect(parse({ ...minimalEvent(), ...fields }), field).toStrictEqual({ kind: "rejected", reason: "invalid_event", detail: `${field}: not a plain id` });
+    }
+  });
+
+  it("an event's ids may be any plain text up to 500 chars; its text and names are content, never judged", () => {
+    const event = { ...minimalEvent(), event_id: "x".repeat(500), channel: { id: "-100123:topic/好", type: "group", thread_id: "1700000000.123456" } };
+    const hostile = { sender: { id: "u1", name: "\u001b[31mann\u0000", display_name: "\u202eAnn", is_bot: false }, content: { type: "text", text: "\u001b]0;x\u0007\u0000" } };
+    expect(parse(event)).toMatchObject({ kind: "event" });
+    expect(parse({ ...minimalEvent(), ...hostile })).toMatchObject({ kind: "event", event: hostile });
+  });
+
+  it("a rejection's detail is bounded and clean even where a path holds the gateway's own key", () => {
+    const key = `\u001b[2J${"p".repeat(50_000)}`;
+    const parsed = parse({ schema: "openab.gateway.hello.v1", protocol_version: 1, capabilities: { [key]: { send_ack: "yes" } } });
+    expect(parsed).toMatchObject({ kind: "rejected", reason: "invalid_hello" });
+    if (parsed.kind !== "rejected") return;
+    expect(parsed.detail?.length).toBeLessThanOrEqual(300);
+    expect(parsed.detail).toMatch(/^capabilities\.p+…\(\+[\d,]+ chars\)$/);
+  });
+
   it("invalid_hello: a hello schema that does not parse is not read as an event", () => {
     expect(parse({ ...minimalEvent(), schema: "openab.gateway.hello.v1" })).toStrictEqual({
       kind: "rejected",

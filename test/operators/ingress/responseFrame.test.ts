@@ -16,6 +16,19 @@ function parseResponse(frame: string): GatewayResponse {
 }
 
 describe("response.v1 parsing", () => {
+  it("bounds and cleans the gateway's error (500 chars) and error_code (64): they reach logs and callers", () => {
+    const hostile = "\u001b[31mno\u001b[0m\u0000 chat\r\n".repeat(20_000); // 440,000 chars, ~700 KB as JSON
+    const parsed = parseResponse(JSON.stringify({ schema: "openab.gateway.response.v1", request_id: "r", outcome: "rejected", error: hostile, error_code: `gone\u0007${"x".repeat(200)}` }));
+    expect(parsed.error?.length).toBeLessThanOrEqual(500);
+    expect(parsed.error).toMatch(/^no chat no chat .*…\(\+[\d,]+ chars\)$/);
+    expect(parsed.error_code?.length).toBeLessThanOrEqual(64);
+    expect(parsed.error_code?.startsWith("gonexxx")).toBe(true);
+    expect(parseResponse('{"schema":"openab.gateway.response.v1","request_id":"r","error":"chat not found","error_code":"chat_gone"}')).toMatchObject({
+      error: "chat not found",
+      error_code: "chat_gone",
+    });
+  });
+
   it("parses the legacy §5.1 example, reading nulls as absent", () => {
     const frame =
       '{"schema": "openab.gateway.response.v1", "request_id": "req_9f0c2d1e-4b5a-4c3d-8e7f-0a1b2c3d4e5f", "success": true, "message_id": "gw-ab12cd", "thread_id": null, "error": null}';

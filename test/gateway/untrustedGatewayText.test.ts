@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
+import { DevGateway, devEvent, type DevGatewayOptions } from "../../src/devgateway/devGateway.js";
+import { GatewayConnector } from "../../src/gateway/connector.js";
+import { createLogger } from "../../src/log/logger.js";
+import { SendError } from "../../src/pipeline/errors.js";
+import { until } from "../helpers/stack.js";
+
+// Issue 17, hole 5: whatever a gateway writes into an ack, an event's ids or its hello reaches a
+// log line or a caller bounded (500 chars) and without control characters or escapes.
+
+/** ~1 MB of text that tries everything: colour, a title-setting OSC, NULs, CR/LF, a bidi override. */
+const HOSTILE = `\u001b[31mboom\u001b[0m\u0000\r\n{"level":60,"msg":"forged"}\u001b]0;pwned\u0007\u202eevil `.repeat(16_000);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+const message: OutboundMessage = { reply_to: "evt-1", platform: "telegram", channel: { id: "chat-1" }, content: { type: "text", text: "on it" } };
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+/** A connector on a real DevGateway, logging raw JSON lines into memory. */
+async function connect(gatewayOptions: DevGatewayOptions = {}) {
+  const gateway = await DevGateway.start(gatewayOptions);
+  const lines: string[] = [];
+  const logger = createLogger({ level: "debug", destination: { write: (line: string) => void lines.push(line) } });
+  const connector = new GatewayConnector({
+    url: gateway.url,
+    token: gateway.token,
+    logger,
+    maxFrameBytes: 8 << 20,
+    clientVersion: "test",
+    legacyAckTimeoutMs: 2_000,
+    requiredAckTimeoutMs: 2_000,
+    streaming: false,
+    streamingPlaceholder: true,
+    backoff: { initialMs: 50, maxMs: 200 },
+  });
+  cleanup.push(() => gateway.close(), () => connector.close());
+  connector.start();
+  await until(() => connector.isConnected, 10_000);
+  return { connector, gateway, lines };
+}
+
+/** Every string in a parsed log line, keys included. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (typeof value === "object" && value !== null) return Object.entries(value).flatMap(([key, item]) => [key, ...stringsOf(item)]);
+  return [];
+}
+
+/** Asserts every line is small and clean; returns the longest line's length. */
+function expectBoundedClean(lines: readonly string[], maxLineChars: number): number {
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) {
+    expect(line.length, line.slice(0, 200)).toBeLessThan(maxLineChars);
+    expect(line).not.toMatch(/\\u00(00|1b|07)|\\r/);
+    const dirty = stringsOf(JSON.parse(line)).filter((text) => CONTROL.test(text));
+    expect(dirty).toEqual([]);
+  }
+  return Math.max(...lines.map((line) => line.length));
+}
+
+describe("untrusted text from the gateway", () => {
+  it("a 1 MB rejection full of escapes and NULs becomes a bounded, clean SendError and small log lines", async () => {
+    const { connector, lines } = await connect({ ack: () => ({ success: false, outcome: "rejected", error_code: `rate\u001b[5m_limited${HOSTILE}`, error: HOSTILE }) });
+    const failure = await connector.send(message, { wantAck: true }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(SendError);
+    const error = failure as SendError;
+    expect(error.message.startsWith("gateway rejected write (rate_limited")).toBe(true);
+    expect(error.message.length).toBeLessThanOrEqual(700);
+    expect(error.code.length).toBeLessThanOrEqual(100);
+    expect(CONTROL.test(error.message) || CONTROL.test(error.code) || /[\r\n]/.test(error.message)).toBe(false);
+    expect(error.message).toMatch(/…\(\+[\d,]+ chars\)$/);
+    const longest = expectBoundedClean(lines, 4_096);
+    console.info(`hostile 1 MB ack error: SendError.message ${error.message.length} chars, longest log line ${longest} chars`);
+  });
+
+  it("an unknown outcome's 1 MB error is bounded too", async () => {
+    const { connector, lines } = await connect({ ack: () => ({ outcome: "what\u0000ever", error: HOSTILE }) });
+    const failure = (await connector.send(message, { wantAck: true }).catch((err: unknown) => err)) as SendError;
+    expect(failure.code).toBe("unknown");
+    expect(failure.message.length).toBeLessThanOrEqual(600);
+    expect(CONTROL.test(failure.message)).toBe(false);
+    expectBoundedClean(lines, 4_096);
+  });
+
+  it("an event whose ids carry control characters or run long is dropped as invalid_event, logged small and clean", async () => {
+    const { connector, gateway, lines } = await connect();
+    const events: string[] = [];
+    connector.events.subscribe((event) => events.push(event.event_id));
+    gateway.broadcast({ ...devEvent("hi"), event_id: `evt\u001b[2J${HOSTILE}` });
+    gateway.broadcast({ ...devEvent("hi"), channel: { id: "chat\u0000", type: "dm" } });
+    gateway.broadcast({ ...devEvent("hi"), sender: { id: "x".repeat(600), name: "n", display_name: "n", is_bot: false } });
+    gateway.broadcast({ ...devEvent("hi"), event_id: "evt-ok", content: { type: "text", text: HOSTILE } });
+    await until(() => events.length === 1 && lines.filter((line) => line.includes("gateway frame dropped")).length === 3, 10_000);
+    expect(events).toEqual(["evt-ok"]); // the message text is content: never refused for what it says
+    const dropped = lines.filter((line) => line.includes("gateway frame dropped")).map((line) => JSON.parse(line) as { reason: string; detail: string });
+    expect(dropped.map((record) => record.reason)).toEqual(["invalid_event", "invalid_event", "invalid_event"]);
+    expect(dropped.map((record) => record.detail)).toEqual(["event_id: not a plain id", "channel.id: not a plain id", "sender.id: not a plain id"]);
+    expectBoundedClean(lines, 4_096);
+  });
+
+  it("a hello's strings are logged clean", async () => {
+    const { lines } = await connect({
+      hello: { capabilities: { telegram: { send_ack: true } }, topology: { supported: false, active_consumers: 2, delivery_mode: `broad\u001b[31mcast${HOSTILE}` } },
+    });
+    await until(() => lines.some((line) => line.includes("unsupported multi-consumer topology")), 10_000);
+    const topology = JSON.parse(lines.find((line) => line.includes("unsupported multi-consumer topology")) ?? "{}") as { delivery_mode: string };
+    expect(topology.delivery_mode.startsWith("broadcast")).toBe(true);
+    expectBoundedClean(lines, 4_096);
+  });
+});
