@@ -2,7 +2,8 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "pino";
 import type { AgentConfig } from "../config/index.js";
-import { agentEnvironment, sanitizeLogLine } from "./agentEnvironment.js";
+import { untrustedText } from "../../operators/ingress/untrustedText.js";
+import { agentEnvironment } from "./agentEnvironment.js";
 import { errnoOf } from "../pipeline/brokerFailure.js";
 import { agentStartProblem } from "./agentStartProblem.js";
 import { AgentSpawnError } from "./errors.js";
@@ -22,6 +23,8 @@ export interface SpawnAgentOptions {
 }
 
 const stderrLineBytes = 64 * 1024;
+/** A stderr line as logged: cleaned, one line, at most this long (diagnostics get more room than other fields). */
+const stderrLogChars = 2_000;
 
 /**
  * One agent child process in its own process group, so teardown reaches everything it started.
@@ -59,7 +62,7 @@ export class AgentProcess {
     });
     const splitter = new LineSplitter(stderrLineBytes);
     const logLine = (piece: ReturnType<LineSplitter["push"]>[number]) => {
-      const line = piece.kind === "line" ? sanitizeLogLine(piece.line) : `<${piece.bytes} bytes dropped>`;
+      const line = piece.kind === "line" ? untrustedText(piece.line, { maxChars: stderrLogChars }) : `<${piece.bytes} bytes dropped>`;
       if (line.trim() !== "") log.warn({ command, line }, "agent stderr");
     };
     child.stderr.on("data", (chunk: Buffer) => splitter.push(chunk).forEach(logLine));

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Logger } from "pino";
 import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
+import { isPlainText, untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
 import type { AgentConfig } from "../config/index.js";
 import { AgentProcess } from "./agentProcess.js";
 import { JsonRpcConnection } from "./connection.js";
@@ -45,11 +46,16 @@ const initializeResult = z.looseObject({
   agentCapabilities: z.looseObject({ loadSession: z.boolean().optional() }).optional(),
   agentInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
 });
-const newSessionResult = z.looseObject({ sessionId: z.string().min(1), configOptions: z.array(z.unknown()).optional() });
+// The session id is logged and sent back as it is, so it must be plain text already (no control
+// characters, at most 500 chars): an agent that picks another cannot be held to a session.
+const newSessionResult = z.looseObject({ sessionId: z.string().min(1).refine((id) => isPlainText(id)), configOptions: z.array(z.unknown()).optional() });
 const promptResult = z.looseObject({
   stopReason: z.string(),
   usage: z.looseObject({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), totalTokens: z.number().optional() }).nullish(),
 });
+
+/** Distinct refused methods remembered (each warned about once). */
+const maxRefusedMethods = 64;
 
 /**
  * The client side of ACP v1 for one agent process: initialize, sessions, prompt turns as
@@ -75,7 +81,8 @@ export class AcpClient {
     this.#logger = logger;
     this.#sessionNewMs = options.timeouts?.sessionNewMs ?? 120_000;
     this.#requestMs = options.timeouts?.requestMs ?? 30_000;
-    this.agentName = init.agentInfo?.name ?? options.agent.command;
+    const reportedName = init.agentInfo?.name;
+    this.agentName = reportedName === undefined ? options.agent.command : untrustedName(reportedName);
     this.supportsLoadSession = init.agentCapabilities?.loadSession === true;
   }
 
@@ -125,7 +132,7 @@ export class AcpClient {
   async newSession(cwd: string): Promise<SessionInfo> {
     const raw = await this.#request("session/new", { cwd, mcpServers: [] }, this.#sessionNewMs);
     const parsed = newSessionResult.safeParse(raw);
-    if (!parsed.success) throw new AcpProtocolError("session/new", "no sessionId");
+    if (!parsed.success) throw new AcpProtocolError("session/new", "no usable sessionId");
     return { sessionId: parsed.data.sessionId, configOptions: parsed.data.configOptions ?? [] };
   }
 
@@ -230,7 +237,7 @@ export class AcpClient {
 
   #route(method: string, params: unknown): void {
     if (method !== "session/update") {
-      this.#logger.debug({ method }, "agent notification ignored");
+      this.#logger.debug({ method: untrustedName(method) }, "agent notification ignored");
       return;
     }
     const parsed = sessionUpdateParams.safeParse(params);
@@ -243,7 +250,8 @@ export class AcpClient {
     const route = this.#turns.route(sessionId);
     if ("drop" in route) {
       // No running turn owns it (see SessionTurns): never delivered, to that turn or a later one.
-      const fields = { reason: route.drop.reason, sessionId, sessionUpdate: update.sessionUpdate };
+      // Whatever the agent put in them: an unknown session's id is not one of ours, so it is cleaned too.
+      const fields = { reason: route.drop.reason, sessionId: untrustedName(sessionId), sessionUpdate: untrustedName(update.sessionUpdate) };
       if (route.drop.warn) this.#logger.warn(fields, "session update outside a turn");
       else this.#logger.debug(fields, "session update outside a turn");
       return;
@@ -258,12 +266,15 @@ export class AcpClient {
       if (!request.success) throw new RpcError(rpcErrorCodes.invalidParams, "Invalid params");
       const cancelled = request.data.sessionId !== undefined && this.#turns.isCancelled(request.data.sessionId);
       const outcome = cancelled ? ({ outcome: "cancelled" } as const) : choosePermission(request.data.options);
-      this.#logger.info({ title: request.data.toolCall?.title ?? undefined, outcome }, "auto-respond permission");
+      const title = request.data.toolCall?.title ?? undefined;
+      this.#logger.info({ title: title === undefined ? undefined : untrustedText(title), outcome }, "auto-respond permission");
       return { outcome };
     }
-    if (!this.#refusedMethods.has(method)) {
-      this.#refusedMethods.add(method);
-      this.#logger.warn({ reason: "method_not_found", method }, "agent request refused");
+    // Remembered by its log form, and only so many: an agent inventing method names cannot grow the set.
+    const name = untrustedName(method);
+    if (!this.#refusedMethods.has(name)) {
+      if (this.#refusedMethods.size < maxRefusedMethods) this.#refusedMethods.add(name);
+      this.#logger.warn({ reason: "method_not_found", method: name }, "agent request refused");
     }
     throw new RpcError(rpcErrorCodes.methodNotFound, "Method not found", { method });
   }

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { Subject, type Observable } from "rxjs";
 import type { Logger } from "pino";
+import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
 import { AcpTimeoutError, AcpRequestError, AgentExitedError } from "./errors.js";
 import { parseFrame, rpcErrorCodes, RpcError, type RpcId } from "./jsonRpc.js";
 import { LineSplitter } from "./lineSplitter.js";
@@ -122,7 +123,7 @@ export class JsonRpcConnection {
     if (piece.line.trim() === "") return;
     const frame = parseFrame(piece.line);
     if (typeof frame === "string") {
-      logger.warn({ reason: frame, sample: piece.line.slice(0, sampleChars) }, "agent stdout line dropped");
+      logger.warn({ reason: frame, sample: untrustedText(piece.line, { maxChars: sampleChars }) }, "agent stdout line dropped");
       return;
     }
     switch (frame.kind) {
@@ -136,7 +137,7 @@ export class JsonRpcConnection {
       case "error": {
         const pending = frame.id === null ? undefined : this.#pending.get(frame.id);
         if (pending === undefined || frame.id === null) {
-          logger.debug({ reason: "unknown_id", id: frame.id }, "agent response ignored");
+          logger.debug({ reason: "unknown_id", id: typeof frame.id === "string" ? untrustedName(frame.id) : frame.id }, "agent response ignored");
           return;
         }
         this.#pending.delete(frame.id);
@@ -155,7 +156,7 @@ export class JsonRpcConnection {
     const fail = (err: unknown) => {
       if (err instanceof RpcError) reply({ error: { code: err.code, message: err.message, ...(err.data === undefined ? {} : { data: err.data }) } });
       else {
-        this.#options.logger.error({ err, method }, "agent request handler failed");
+        this.#options.logger.error({ err, method: untrustedName(method) }, "agent request handler failed");
         reply({ error: { code: rpcErrorCodes.internalError, message: "Internal error" } });
       }
     };

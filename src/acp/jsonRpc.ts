@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { untrustedJson } from "../../operators/ingress/untrustedJson.js";
+import { untrustedText } from "../../operators/ingress/untrustedText.js";
 
 /** JSON-RPC 2.0 error codes turnstream uses (ACP §11). */
 export const rpcErrorCodes = {
@@ -50,9 +52,19 @@ export function parseFrame(line: string): IncomingFrame | FrameProblem {
   if (method !== undefined) {
     return id === undefined || id === null ? { kind: "notification", method, params } : { kind: "request", id, method, params };
   }
-  if (error !== undefined) return { kind: "error", id: id ?? null, error };
+  if (error !== undefined) return { kind: "error", id: id ?? null, error: untrustedError(error) };
   if (id !== undefined && id !== null && "result" in parsed.data) return { kind: "result", id, result };
   return "not_jsonrpc";
+}
+
+/**
+ * The agent's error as far as anyone reads it: the message (shown to users as `⚠️ …`, so it keeps
+ * its line breaks) bounded to 500 chars and cleaned, `data` cut to a small clean copy.
+ */
+function untrustedError(error: RpcErrorObject): RpcErrorObject {
+  const message = untrustedText(error.message, { multiline: true });
+  // Other fields stay (nothing reads or logs them); `AcpRequestError` carries only code, message and data.
+  return error.data === undefined ? { ...error, message } : { ...error, message, data: untrustedJson(error.data) };
 }
 
 /** Thrown by a request handler to answer with a JSON-RPC error. */

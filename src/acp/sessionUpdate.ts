@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
+import { sanitizeToolTitle } from "../../operators/delivery/toolSummary.js";
+import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
 
 const textContent = z.looseObject({ type: z.literal("text"), text: z.string() });
 const toolStatus = z.enum(["pending", "in_progress", "completed", "failed"]);
@@ -19,6 +21,14 @@ export const sessionUpdateParams = z.looseObject({
   sessionId: z.string(),
   update: z.looseObject({ sessionUpdate: z.string() }),
 });
+
+/**
+ * A tool title as users see it in the tool summary: bounded (500 chars) and cleaned. Line breaks
+ * are flattened as the summary flattens them (`sanitizeToolTitle`, upstream's ` ; `) before the
+ * final bound, so the shown title is upstream's for any title that fits. The reply's text is
+ * content and never touched.
+ */
+const toolTitle = (title: string): string => untrustedText(sanitizeToolTitle(untrustedText(title, { multiline: true })));
 
 /**
  * The typed event for one `update`, or `undefined` for an `openab_message` without text (as
@@ -41,14 +51,15 @@ export function classifyUpdate(update: { readonly sessionUpdate: string } & Reco
     case "tool_call": {
       const call = toolCall.safeParse(update);
       if (!call.success) return unknown();
-      const { toolCallId: id, title, kind, status } = call.data;
+      const { toolCallId: id, kind, status } = call.data;
+      const title = toolTitle(call.data.title);
       return { type: "tool_start", id, title, ...(kind === undefined ? {} : { kind }), ...(status === undefined ? {} : { status }) };
     }
     case "tool_call_update": {
       const call = toolCallUpdate.safeParse(update);
       if (!call.success) return unknown();
       const { toolCallId: id, status } = call.data;
-      const title = call.data.title ?? undefined;
+      const title = call.data.title == null ? undefined : toolTitle(call.data.title);
       if (status === "completed" || status === "failed") {
         return { type: "tool_done", id, status, ...(title === undefined ? {} : { title }) };
       }
@@ -66,7 +77,7 @@ export function classifyUpdate(update: { readonly sessionUpdate: string } & Reco
       const parsed = openabMessage.safeParse(update);
       if (!parsed.success) return undefined;
       const { id } = parsed.data;
-      return { type: "openab_message", id: typeof id === "string" ? id : "", text: parsed.data.content.text };
+      return { type: "openab_message", id: typeof id === "string" ? untrustedName(id) : "", text: parsed.data.content.text };
     }
     default:
       return unknown();

@@ -300,12 +300,19 @@ describe("JsonRpcConnection", () => {
       await expect(answer).resolves.toEqual({ sessionId: "s1" });
     });
 
-    it("logs a sample of at most 200 characters of a dropped line", async () => {
+    it("logs a sample of at most 200 characters of a dropped line, saying how much was cut", async () => {
       const t = wire();
       const long = `noise ${"x".repeat(500)}`;
       t.sendRaw(`${long}\n`);
       await vi.waitFor(() => expect(t.dropped()).toHaveLength(1));
-      expect(t.dropped()[0]!.sample).toBe(long.slice(0, 200));
+      expect(t.dropped()[0]!.sample).toBe(`${long.slice(0, 187)}…(+319 chars)`);
+    });
+
+    it("logs the sample without control characters or escape sequences", async () => {
+      const t = wire();
+      t.sendRaw(`\u001b[31mnoise\u001b[0m\u0000 \u001b]0;title\u0007here\r\n`);
+      await vi.waitFor(() => expect(t.dropped()).toHaveLength(1));
+      expect(t.dropped()[0]!.sample).toBe("noise here");
     });
 
     it("skips blank and whitespace-only lines silently", async () => {

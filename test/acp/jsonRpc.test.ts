@@ -83,6 +83,20 @@ describe("parseFrame", () => {
       });
     });
 
+    it("bounds and cleans the agent's error: message to 500 chars with its line breaks, data to a small copy", () => {
+      const hostile = "\u001b[31mboom\u001b[0m\u0000\r\n\u202eevil ".repeat(50_000);
+      const parsed = frame({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: hostile, data: { message: hostile, trace: [hostile, hostile] } } });
+      if (typeof parsed === "string" || parsed.kind !== "error") throw new Error("not an error frame");
+      expect(parsed.error.message.length).toBeLessThanOrEqual(500);
+      expect(parsed.error.message.startsWith("boom\nevil boom\nevil ")).toBe(true);
+      expect(parsed.error.message).toMatch(/…\(\+[\d,]+ chars\)$/);
+      const data = parsed.error.data as { message: string; trace: string[] };
+      expect(data.message.length).toBeLessThanOrEqual(500);
+      expect(JSON.stringify(data).length).toBeLessThan(1_200);
+      // eslint-disable-next-line no-control-regex
+      expect(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/.test(JSON.stringify(parsed.error).replace(/\\n/g, ""))).toBe(false);
+    });
+
     it("keeps unknown fields of the error object", () => {
       const parsed = frame({ jsonrpc: "2.0", id: 1, error: { code: 1, message: "m", extra: true } });
       expect(parsed).toEqual({ kind: "error", id: 1, error: { code: 1, message: "m", extra: true } });

@@ -59,6 +59,22 @@ describe("classifyUpdate", () => {
     });
   });
 
+  describe("tool titles (shown to users in the tool summary)", () => {
+    it("are bounded to 500 chars and cleaned; line breaks flattened as the summary flattens them", () => {
+      const hostile = `Read \u001b[1mfile\u001b[0m\r\nnext\u0000 \u001b]0;x\u0007\`rm\` ${"x".repeat(1_000_000)}`;
+      const start = classifyUpdate(update("tool_call", { toolCallId: "c", title: hostile })) as { title: string };
+      expect(start.title.length).toBeLessThanOrEqual(500);
+      expect(start.title.startsWith("Read file ; next 'rm' xxx")).toBe(true);
+      expect(start.title).toMatch(/…\(\+[\d,]+ chars\)$/);
+      const done = classifyUpdate(update("tool_call_update", { toolCallId: "c", status: "completed", title: hostile })) as { title: string };
+      expect(done.title).toBe(start.title);
+    });
+
+    it("leave an ordinary title as upstream shows it", () => {
+      expect(classifyUpdate(update("tool_call", { toolCallId: "c", title: "Run `ls`\nin /tmp" }))).toMatchObject({ title: "Run 'ls' ; in /tmp" });
+    });
+  });
+
   describe("tool_call", () => {
     it("is tool_start with id, title, kind and status", () => {
       expect(
