@@ -4,7 +4,7 @@ export { ConfigError, type ConfigErrorOptions, type ConfigProblem } from "./erro
 export { defaultConfig, loadConfigFile, parseConfigText, type ResolveOptions, resolveConfig } from "./load.js";
 export { busCredentialProblems, busUrlHasUserinfo, crossCheckProblems } from "./crossChecks.js";
 export { maskSecrets, secretValues } from "./mask.js";
-export { redactUrl, redactUrlsIn } from "./redactUrl.js";
+export { redactUrl, redactUrlsIn, urlHasToken } from "./redactUrl.js";
 export { parseQuietHours, type QuietHours, QuietHoursError } from "./quietHours.js";
 export type { Config, ConfigInput } from "./schema.js";
 export type { AgentConfig } from "./sections/agent.js";

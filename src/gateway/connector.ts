@@ -7,7 +7,7 @@ import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outb
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
-import { redactUrl } from "../config/index.js";
+import { redactUrl, urlHasToken } from "../config/index.js";
 import { SendError } from "../pipeline/errors.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
@@ -76,7 +76,8 @@ export class GatewayConnector {
   }
 
   start(): void {
-    if (this.#options.token === undefined) {
+    // A `?token=` written into gateway.url authenticates as well as gateway.token does.
+    if (this.#options.token === undefined && !urlHasToken(this.#options.url)) {
       this.#options.logger.warn("gateway.token not set — WebSocket connection is NOT authenticated");
     }
     this.#connect();

@@ -65,6 +65,20 @@ describe("turnstream check-config", () => {
     expect(result.stdout).toContain("max_sessions = 10");
   });
 
+  it("masks credentials in bus.url and gateway.url as well as the secret keys", async () => {
+    const file = configFile(
+      "urls.toml",
+      `[gateway]\nurl = "ws://127.0.0.1:8080/ws?token=gw-s3cret"\n\n[bus]\nurl = "nats://edge:nats-s3cret@127.0.0.1:4222"\n`,
+    );
+    for (const args of [["check-config", file], ["check-config", "--json", file]]) {
+      const result = await runTurnstream(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("ws://127.0.0.1:8080/ws?token=***");
+      expect(result.stdout).toContain("nats://***@127.0.0.1:4222");
+      expect(result.stdout).not.toMatch(/gw-s3cret|nats-s3cret/);
+    }
+  });
+
   it("--json prints the same as JSON", async () => {
     const file = configFile("json.toml", `[pool]\nmax_sessions = 3\n`);
     const result = await runTurnstream(["check-config", "--json", file]);

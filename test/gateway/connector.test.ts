@@ -157,6 +157,7 @@ describe("GatewayConnector", () => {
     const line = records.find((r) => r.msg === "connected to gateway");
     expect(line?.url).toBe(`${gateway.url}?token=***`);
     expect(JSON.stringify(records)).not.toContain(token);
+    expect(records.some((r) => r.msg === "gateway.token not set — WebSocket connection is NOT authenticated")).toBe(false);
   });
 });
 
