@@ -1,8 +1,10 @@
+import { untrustedName } from "../ingress/untrustedText.js";
+
 /**
  * Why a turn's output is not a deliverable `openab.turn.v1` envelope (`delivery-and-triage.md` §6).
  * `display` is OpenAB's text, byte for byte: it is logged (`structured turn did not parse`,
  * field `error`) and grepped. It never carries bubble text or raw JSON; only `schema_mismatch`
- * quotes a document value, the schema name, as upstream does.
+ * quotes a document value, the schema name, as upstream does (bounded and cleaned).
  */
 export type EnvelopeError = EnvelopeErrorVariant & { readonly display: string };
 
@@ -44,7 +46,8 @@ function displayOf(error: EnvelopeErrorVariant): string {
     case "malformed":
       return `envelope did not deserialize: ${error.detail}`;
     case "schema_mismatch":
-      return `unexpected schema \`${error.found}\``;
+      // The agent's own string: bounded (100 chars) and cleaned for the log line; a real schema name passes as it is.
+      return `unexpected schema \`${untrustedName(error.found)}\``;
     case "too_many_bubbles":
       return `${error.found} bubbles exceeds max_bubbles=${error.max}`;
     case "empty_bubble":
