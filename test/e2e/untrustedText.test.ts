@@ -71,6 +71,21 @@ describe("untrusted text end to end", () => {
     console.info(`hostiletools: longest log line ${longest} chars over ${stack.records.length} lines`);
   });
 
+  it("an agent's envelope with a hostile schema name or tool name is logged bounded and clean (structured mode)", async () => {
+    stack = await startStack({ config: { delivery: { mode: "structured" } } });
+    const name = `\u001b[31m${"x".repeat(50_000)}\u0000`;
+    // The scripted agent echoes the prompt: the user's text is the agent's output.
+    stack.gateway.broadcast(userEvent(JSON.stringify({ schema: "openab.turn.v1", messages: [{ id: "b1", text: "checking" }], next: { type: "tool", name, arguments: {} } })));
+    stack.gateway.broadcast(userEvent(JSON.stringify({ schema: `openab.turn.${name}`, messages: [{ id: "b1", text: "hi" }], next: { type: "stop" } })));
+    await until(() => stack?.records.filter((r) => r.msg === "turn complete").length === 2, 15_000);
+    const proposal = stack.records.find((r) => r.msg.startsWith("structured turn proposed a tool call")) as LogRecord & { tool: string };
+    expect(proposal.tool).toMatch(/^x+…\(\+[\d,]+ chars\)$/);
+    const parseFailure = stack.records.find((r) => r.msg === "structured turn did not parse") as LogRecord & { error: string };
+    expect(parseFailure.error).toMatch(/^unexpected schema `openab\.turn\.x+…\(\+[\d,]+ chars\)`$/);
+    const longest = expectLogsBoundedClean(stack.records, 4_096);
+    console.info(`envelope names: longest log line ${longest} chars`);
+  });
+
   it("a 1 MB gateway rejection of the reply fails the turn with a bounded, clean error in the log", async () => {
     stack = await startStack({
       gateway: {

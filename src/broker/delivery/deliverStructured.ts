@@ -12,6 +12,7 @@ import { paceBubbles } from "../../../operators/delivery/paceBubbles.js";
 import { DELIVERED_NOTHING_LOG, STRUCTURED_PARSE_FAILED_LOG, TOOL_PROPOSAL_LOG } from "../../../operators/delivery/structuredBubbles.js";
 import type { TurnTranscript } from "../../../operators/delivery/turnTranscript.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
+import { untrustedName } from "../../../operators/ingress/untrustedText.js";
 import { AgentTurnError, DeliveryIncompleteError } from "../../pipeline/errors.js";
 import type { TurnContext } from "../turn.js";
 import { warnOnDeclaredSchema, type DeliveryConfig } from "./deliverText.js";
@@ -36,7 +37,7 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
     if (plan.parseFailure !== undefined) {
       logger.warn({ reason: "parse_error", error: plan.parseFailure.error, policy: plan.parseFailure.policy }, STRUCTURED_PARSE_FAILED_LOG);
     }
-    if (plan.toolProposal !== undefined) logger.info({ tool: plan.toolProposal.name }, TOOL_PROPOSAL_LOG);
+    if (plan.toolProposal !== undefined) logger.info({ tool: untrustedName(plan.toolProposal.name) }, TOOL_PROPOSAL_LOG); // the agent's name: bounded, cleaned
     if (plan.silenced !== undefined && plan.silenced > 0) logger.warn({ bubbles: plan.silenced }, SILENT_WITH_MESSAGES_LOG);
     warnOnDeclaredSchema(plan.declaredSchema, context, config);
 
