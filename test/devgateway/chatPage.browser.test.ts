@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
-import { request } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { DevGateway } from "../../src/devgateway/devGateway.js";
+import { DevGateway, type Refusal } from "../../src/devgateway/devGateway.js";
 import { browserTestsEnabled, launchChromium } from "../helpers/browser.js";
 import { startStack, until, type Stack } from "../helpers/stack.js";
 
@@ -17,8 +17,9 @@ function inbox(ws: WebSocket): unknown[] {
   return messages;
 }
 
-function open(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(url);
+/** A WebSocket as a browser opens it (`origin`) or a broker does (none). */
+function open(url: string, origin?: string): Promise<WebSocket> {
+  const ws = new WebSocket(url, origin === undefined ? {} : { origin });
   return new Promise((resolve, reject) => {
     ws.once("open", () => resolve(ws));
     ws.once("error", reject);
@@ -56,9 +57,10 @@ describe("the dev gateway's chat page and /ui socket (no browser)", () => {
     gateway = undefined;
   });
 
-  it("GET / serves the page as HTML", async () => {
+  it("GET / serves the page as HTML (with the token; 401 without)", async () => {
     gateway = await DevGateway.start({ token: "secret" });
-    const page = await get(`http://127.0.0.1:${gateway.port}/`);
+    expect((await get(`http://127.0.0.1:${gateway.port}/`)).status).toBe(401);
+    const page = await get(gateway.pageUrl);
     expect(page.status).toBe(200);
     expect(page.type).toMatch(/^text\/html/);
     expect(page.body).toContain("<!doctype html>");
@@ -77,7 +79,7 @@ describe("the dev gateway's chat page and /ui socket (no browser)", () => {
   it("a UI message reaches the brokers as event.v1; reply frames and turnFinished reach the UI", async () => {
     gateway = await DevGateway.start({ token: "secret" });
     const broker = await open(`${gateway.url}?token=secret`);
-    const ui = await open(`ws://127.0.0.1:${gateway.port}/ui?token=secret`);
+    const ui = await open(`ws://127.0.0.1:${gateway.port}/ui?token=secret`, `http://127.0.0.1:${gateway.port}`);
     sockets.push(broker, ui);
     const toBroker = inbox(broker);
     const toUi = inbox(ui);
@@ -124,9 +126,11 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
   let stack: Stack | undefined;
   let page: Page | undefined;
   let pageErrors: string[] = [];
+  let elsewhere: Server | undefined;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    // rebind.test resolves to loopback, as a DNS-rebinding attacker's name would.
+    browser = await launchChromium(["--host-resolver-rules=MAP rebind.test 127.0.0.1"]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -136,6 +140,8 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
     page = undefined;
     await stack?.stop();
     stack = undefined;
+    await new Promise((resolve) => (elsewhere === undefined ? resolve(undefined) : elsewhere.close(resolve)));
+    elsewhere = undefined;
     expect(pageErrors).toEqual([]);
     pageErrors = [];
   });
@@ -143,7 +149,7 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
   async function openPage(s: Stack): Promise<Page> {
     page = await browser!.newPage({ viewport: { width: 640, height: 560 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(`http://127.0.0.1:${s.gateway.port}/`);
+    await page.goto(s.gateway.pageUrl);
     await page.locator("#status", { hasText: /^connected$/ }).waitFor({ timeout: 10_000 });
     return page;
   }
@@ -191,5 +197,57 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await page.locator(".bubble").count()).toBe(0);
     expect(stack.replies).toHaveLength(0);
+  });
+
+  /** Another site on this machine, loaded in the same browser: a page that does not belong to the gateway. */
+  async function otherSite(): Promise<string> {
+    const server = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>elsewhere</title><p>another site"));
+    elsewhere = server;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+  }
+
+  it("a page from another origin cannot open /ui or /ws, even knowing the token, and nothing reaches the agent", async () => {
+    stack = await startStack();
+    const refusals: Refusal[] = [];
+    stack.gateway.refused.subscribe((refusal) => refusals.push(refusal));
+    page = await browser!.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(await otherSite());
+    // A string, so the page's own WebSocket runs (vitest would rewrite the name to the ws import).
+    const target = JSON.stringify(`ws://127.0.0.1:${stack.gateway.port}`);
+    const token = JSON.stringify(stack.gateway.token);
+    const attempts = await page.evaluate(`(async () => {
+      const attempt = (path) => new Promise((resolve) => {
+        const ws = new WebSocket(${target} + path + "?token=" + ${token});
+        ws.onopen = () => { ws.send(JSON.stringify({ text: "envelope" })); resolve("open"); };
+        ws.onerror = () => resolve("error");
+      });
+      return { ui: await attempt("/ui"), ws: await attempt("/ws") };
+    })()`);
+    expect(attempts).toEqual({ ui: "error", ws: "error" });
+    expect(refusals).toEqual([
+      { reason: "origin_not_allowed", status: 403, path: "/ui", upgrade: true },
+      { reason: "origin_not_allowed", status: 403, path: "/ws", upgrade: true },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(stack.gateway.brokerCount).toBe(1);
+    expect(stack.agentEvents()).toEqual([]);
+    expect(stack.replies).toEqual([]);
+  });
+
+  it("without the token the page gets 401, and under a rebinding name 403 even with it", async () => {
+    stack = await startStack();
+    const refusals: Refusal[] = [];
+    stack.gateway.refused.subscribe((refusal) => refusals.push(refusal));
+    page = await browser!.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const bare = await page.goto(`http://127.0.0.1:${stack.gateway.port}/`);
+    expect(bare?.status()).toBe(401);
+    expect(await page.textContent("body")).toContain("unauthorized (token_missing)");
+    const rebound = await page.goto(`http://rebind.test:${stack.gateway.port}/?token=${stack.gateway.token}`);
+    expect(rebound?.status()).toBe(403);
+    const onPage = refusals.filter((refusal) => refusal.path === "/"); // not the browser's /favicon.ico
+    expect(onPage.map((refusal) => `${refusal.status} ${refusal.reason}`)).toEqual(["401 token_missing", "403 host_not_allowed"]);
   });
 });

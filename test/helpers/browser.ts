@@ -16,11 +16,11 @@ export function browserTestsEnabled(suite: string): boolean {
   return false;
 }
 
-/** Headless Debian Chromium, with the flags this machine's closed network needs. */
-export async function launchChromium(): Promise<Browser> {
+/** Headless Debian Chromium, with the flags this machine's closed network needs (and any `extraArgs`, e.g. `--host-resolver-rules`). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: browser tests need Debian's chromium (.ci/run installs it)`);
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...extraArgs],
   });
 }
