@@ -14,8 +14,7 @@ export function createSessionPool(
   config: Config,
   options: { env: NodeJS.ProcessEnv; logger: Logger; clientVersion?: string; store?: SessionStore },
 ): SessionPool {
-  const stateDir = config.pool.state_dir ?? join(options.env.HOME ?? homedir(), ".turnstream");
-  const path = join(stateDir, "sessions.json");
+  const path = join(stateDirOf(config, options.env), "sessions.json");
   const onLegacyKeys = (legacyKeys: number) =>
     options.logger.info({ reason: "legacy_session_keys", legacyKeys, path }, "old-format session keys wait to be claimed");
   return new SessionPool({
@@ -27,4 +26,9 @@ export function createSessionPool(
     store: options.store ?? reportingFileErrors(new FileSessionStore(path, { onLegacyKeys }), path),
     ...(options.clientVersion === undefined ? {} : { client: { clientVersion: options.clientVersion } }),
   });
+}
+
+/** `[pool] state_dir`, else `$HOME/.turnstream`: where the default session store keeps `sessions.json`. */
+export function stateDirOf(config: Config, env: NodeJS.ProcessEnv): string {
+  return config.pool.state_dir ?? join(env.HOME ?? homedir(), ".turnstream");
 }

@@ -1,5 +1,6 @@
 import { connectBroker } from "../../broker/connectBroker.js";
 import type { Role } from "../../broker/broker.js";
+import { checkStartup, warnStartupNotices } from "../../broker/startupChecks.js";
 import { defaultConfig, loadConfigFile } from "../../config/index.js";
 import { exitCodes, parseCommandArgs } from "../cli.js";
 import { UsageError, type CliIo } from "../io.js";
@@ -26,7 +27,9 @@ export async function runCommand(args: readonly string[], io: CliIo): Promise<nu
     throw new UsageError(`--role ${JSON.stringify(values.role)} is not allowed; expected one of ${roles.join(", ")}`);
   }
   const config = values.config === undefined ? defaultConfig(io.env) : await loadConfigFile(values.config, { env: io.env });
+  const notices = checkStartup(config, role, io.env); // before connecting anywhere; a problem exits 2
   const broker = await connectBroker({ config, role, env: io.env });
+  warnStartupNotices(broker.logger, notices);
   // Listen before announcing readiness: a signal right after "broker ready" must stop us gracefully.
   const shutdown = io.shutdownRequested();
 

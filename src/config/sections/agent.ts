@@ -2,7 +2,8 @@ import * as z from "zod";
 import { expandEnvRefs } from "../expandEnv.js";
 import { nonEmptyString, stringList, stringTable } from "../fields.js";
 
-const DEFAULT_AGENT_COMMAND = "openab-agent";
+/** OpenAB's default agent command; `turnstream run` only warns when it is missing (see startupChecks). */
+export const DEFAULT_AGENT_COMMAND = "openab-agent";
 
 const agentKeys = z.strictObject({
   command: nonEmptyString().optional(),
