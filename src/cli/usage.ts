@@ -64,11 +64,15 @@ envelope, multiline, silent, prose, broken, toolong (structured); sequential, se
 
 export const devGatewayUsage = `Usage: turnstream dev-gateway [--listen HOST:PORT] [--token T] [--config FILE]
 
-A local gateway speaking the OpenAB gateway protocol: brokers connect to ws://HOST:PORT/ws (with
-?token=T when a token is set; others get 401), every event is broadcast to them and every send
-that asks for an ack is acked. GET /health answers ok. The terminal is a chat: a plain line is a
-user message, "/proactive <text>" an unsolicited event, "/id <event_id> [text]" one with a fixed id.
-Defaults come from [dev_gateway] (listen 127.0.0.1:8765). Ctrl-D, SIGINT or SIGTERM stop it.`;
+A local gateway speaking the OpenAB gateway protocol: brokers connect to ws://HOST:PORT/ws?token=T,
+every event is broadcast to them and every send that asks for an ack is acked. Without --token (or
+[dev_gateway] token) a random token is made and printed in the broker URL and the chat page URL.
+Every path but GET /health (which answers ok) needs the token (401 otherwise); a Host other than
+127.0.0.1, localhost, [::1], the listen host or [dev_gateway] allowed_hosts, and a WebSocket from
+another page's origin, get 403. Refusals are printed to stderr with a reason, never the token.
+The terminal is a chat: a plain line is a user message, "/proactive <text>" an unsolicited event,
+"/id <event_id> [text]" one with a fixed id. Defaults come from [dev_gateway] (listen
+127.0.0.1:8765). Ctrl-D, SIGINT or SIGTERM stop it.`;
 
 export const agentUsage = `Usage: turnstream agent [options]
 

@@ -39,7 +39,8 @@ async function startSequentialDemo(): Promise<Demo> {
   ]);
   expect(modeLine).toMatch(/^delivery: sequential\b/);
   const page = new URL(pageLine.slice("chat page: ".length));
-  const ui = new WebSocket(`ws://${page.host}/ui${page.search}`);
+  // As the chat page opens it: the gateway's own origin (the only one /ui accepts), the page's token.
+  const ui = new WebSocket(`ws://${page.host}/ui${page.search}`, { origin: page.origin });
   const inbox: UiMessage[] = [];
   ui.on("message", (data) => inbox.push({ ...(JSON.parse(data.toString()) as UiMessage), at: performance.now() }));
   await new Promise((resolve, reject) => ui.once("open", resolve).once("error", reject));
