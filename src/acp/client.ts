@@ -9,7 +9,7 @@ import { AgentProcess } from "./agentProcess.js";
 import { JsonRpcConnection } from "./connection.js";
 import { AcpProtocolError, AgentDiedError, AgentExitedError, HardTimeoutError } from "./errors.js";
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
-import { choosePermission, permissionRequestParams } from "./permission.js";
+import { decidePermission, permissionRequestParams, type PermissionMode } from "./permission.js";
 import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
 import { SessionTurns } from "./sessionTurns.js";
 
@@ -74,6 +74,8 @@ export class AcpClient {
   readonly #turns = new SessionTurns<Subscriber<AgentEvent>>();
   readonly #replaying = new Set<string>();
   readonly #refusedMethods = new Set<string>();
+  /** `[agent] permission_mode` (absent in a hand-built AgentConfig: OpenAB's rule). */
+  readonly #permissionMode: PermissionMode;
 
   private constructor(process: AgentProcess, connection: JsonRpcConnection, init: z.infer<typeof initializeResult>, options: AcpClientOptions, logger: Logger) {
     this.process = process;
@@ -84,6 +86,7 @@ export class AcpClient {
     const reportedName = init.agentInfo?.name;
     this.agentName = reportedName === undefined ? options.agent.command : untrustedName(reportedName);
     this.supportsLoadSession = init.agentCapabilities?.loadSession === true;
+    this.#permissionMode = options.agent.permission_mode ?? "allow_always";
   }
 
   /** Spawns the agent and runs `initialize`. On failure the process is terminated before rejecting. */
@@ -265,9 +268,13 @@ export class AcpClient {
       const request = permissionRequestParams.safeParse(params);
       if (!request.success) throw new RpcError(rpcErrorCodes.invalidParams, "Invalid params");
       const cancelled = request.data.sessionId !== undefined && this.#turns.isCancelled(request.data.sessionId);
-      const outcome = cancelled ? ({ outcome: "cancelled" } as const) : choosePermission(request.data.options);
+      const mode = this.#permissionMode;
+      const { outcome, kind } = cancelled ? { outcome: { outcome: "cancelled" } as const, kind: "none" } : decidePermission(request.data.options, mode);
       const title = request.data.toolCall?.title ?? undefined;
-      this.#logger.info({ title: title === undefined ? undefined : untrustedText(title), outcome }, "auto-respond permission");
+      this.#logger.info(
+        { mode, kind: untrustedName(kind), outcome, title: title === undefined ? undefined : untrustedText(title), ...(cancelled ? { reason: "turn_cancelled" } : {}) },
+        "auto-respond permission",
+      );
       return { outcome };
     }
     // Remembered by its log form, and only so many: an agent inventing method names cannot grow the set.

@@ -63,7 +63,7 @@ describe("resolveConfig: good configs", () => {
     const config = resolveConfig({}, { env });
     const expected: Config = {
       gateway: undefined,
-      agent: { command: "openab-agent", args: [], working_dir: "/home/bot", env: {}, inherit_env: [] },
+      agent: { command: "openab-agent", args: [], working_dir: "/home/bot", env: {}, inherit_env: [], permission_mode: "allow_always" },
       pool: {
         max_sessions: 10,
         session_ttl_hours: 4,
@@ -149,6 +149,7 @@ describe("resolveConfig: good configs", () => {
       working_dir: "/srv/agent",
       env: { ANTHROPIC_API_KEY: "sk-123" },
       inherit_env: ["AWS_REGION"],
+      permission_mode: "allow_always",
     });
     expect(config.pool).toMatchObject({ max_sessions: 4, session_ttl_hours: 0.5, default_config_options: { model: "claude-sonnet" } });
     expect(config.delivery).toMatchObject({ mode: "structured", max_bubbles: 3, on_parse_error: "error_message" });

@@ -9,7 +9,7 @@ export const sdkAgentPath = fileURLToPath(new URL("../../fixtures/agents/sdk-age
 
 /** `[agent]` running a fixture agent with node, plus the given agent environment. */
 export function agentConfig(env: Record<string, string> = {}, script = scriptedAgentPath): AgentConfig {
-  return { command: process.execPath, args: [script], working_dir: tmpdir(), env, inherit_env: [] };
+  return { command: process.execPath, args: [script], working_dir: tmpdir(), env, inherit_env: [], permission_mode: "allow_always" };
 }
 
 /** A scratch directory for an agent's events file and logs; remove it with `cleanup()`. */

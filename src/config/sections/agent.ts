@@ -1,6 +1,11 @@
 import * as z from "zod";
 import { expandEnvRefs } from "../expandEnv.js";
+import { choice } from "../choice.js";
 import { nonEmptyString, stringList, stringTable } from "../fields.js";
+
+/** `[agent] permission_mode`: how `session/request_permission` is answered for an unattended chat (see `decidePermission`). */
+export const permissionModes = ["allow_always", "allow_once", "reject"] as const;
+export type PermissionMode = (typeof permissionModes)[number];
 
 /** OpenAB's default agent command; `turnstream run` only warns when it is missing (see startupChecks). */
 export const DEFAULT_AGENT_COMMAND = "openab-agent";
@@ -11,6 +16,8 @@ const agentKeys = z.strictObject({
   working_dir: nonEmptyString().optional(),
   env: stringTable().default(() => ({})),
   inherit_env: stringList().default(() => []),
+  // turnstream's own key: OpenAB always answers with its allow_always-first rule (the default).
+  permission_mode: choice({ values: permissionModes }).default("allow_always"),
 });
 
 export interface AgentConfig {
@@ -20,6 +27,8 @@ export interface AgentConfig {
   /** Values with `${VAR}` already expanded from the broker's environment. */
   env: Record<string, string>;
   inherit_env: string[];
+  /** How `session/request_permission` is answered (see `decidePermission`). */
+  permission_mode: PermissionMode;
 }
 
 /** Fills the environment-derived defaults (OpenAB's): command and args from OPENAB_AGENT_COMMAND, working_dir from HOME. */
@@ -34,6 +43,7 @@ export function resolveAgent(keys: z.output<typeof agentKeys>, env: NodeJS.Proce
     working_dir: keys.working_dir ?? (env.HOME !== undefined && env.HOME !== "" ? env.HOME : "."),
     env: Object.fromEntries(Object.entries(keys.env).map(([name, value]) => [name, expandEnvRefs(value, env)])),
     inherit_env: keys.inherit_env,
+    permission_mode: keys.permission_mode,
   };
 }
 
