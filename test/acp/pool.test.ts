@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastValueFrom, map, NEVER, tap, toArray } from "rxjs";
@@ -233,7 +233,7 @@ describe("SessionPool (real agent processes)", () => {
     const resumed = await turn(after.pool, "a");
     expect(resumed.sessionId).toBe(first.sessionId);
     expect(resumed.events).toEqual(prose);
-    expect(JSON.parse(readFileSync(join(dir.dir, "state", "sessions.json"), "utf8"))).toEqual({ a: first.sessionId });
+    expect(JSON.parse(readFileSync(join(dir.dir, "state", "sessions.json"), "utf8"))).toEqual({ version: 2, sessions: { a: first.sessionId } });
   });
 
   it("leaves no agent process behind on close", async () => {
@@ -253,7 +253,25 @@ describe("SessionPool (real agent processes)", () => {
     const config = resolveConfig({ agent: { command: process.execPath, args: [scriptedAgentPath] }, pool: { state_dir: join(dir.dir, "state") } });
     const pool = createSessionPool(config, { env: process.env, logger: captureLogs().logger });
     pools.push(pool);
-    const { sessionId } = await turn(pool, "telegram:a");
-    expect(JSON.parse(readFileSync(join(dir.dir, "state", "sessions.json"), "utf8"))).toEqual({ "telegram:a": sessionId });
+    const { sessionId } = await turn(pool, "telegram:a:");
+    expect(JSON.parse(readFileSync(join(dir.dir, "state", "sessions.json"), "utf8"))).toEqual({ version: 2, sessions: { "telegram:a:": sessionId } });
+  });
+
+  it("createSessionPool resumes an earlier version's sessions.json entry for the conversation it names, and logs the old keys once", async () => {
+    const dir = scratch();
+    scratches.push(dir);
+    const stateDir = join(dir.dir, "state");
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(join(stateDir, "sessions.json"), JSON.stringify({ "telegram:T1": "sess-old", "telegram:c9": "sess-other" }));
+    const config = resolveConfig({ agent: { command: process.execPath, args: [scriptedAgentPath], env: { LOAD_SESSION: "1", AGENT_EVENTS_FILE: dir.eventsFile } }, pool: { state_dir: stateDir } });
+    const { logger, records } = captureLogs();
+    const pool = createSessionPool(config, { env: process.env, logger });
+    pools.push(pool);
+    expect((await turn(pool, "telegram:chat-A:T1")).sessionId).toBe("sess-old");
+    expect((await turn(pool, "telegram:chat-B:T1")).sessionId).not.toBe("sess-old");
+    expect(dir.events().filter((line) => /^(new|load) /.test(line))).toEqual(["load sess-old", expect.stringMatching(/^new /)]);
+    expect(records.filter((r) => r.msg === "old-format session keys wait to be claimed")).toEqual([
+      expect.objectContaining({ reason: "legacy_session_keys", legacyKeys: 2, path: join(stateDir, "sessions.json") }),
+    ]);
   });
 });

@@ -70,8 +70,8 @@ describe("Broker on the embedded bus", () => {
       { reply_to: "e1", platform: "telegram", channel: { id: "test-channel" }, content: { type: "text", text: "echo: hi" } },
     ]);
     expect(records.find((r) => r.msg === "broker ready")).toMatchObject({ role: "all", bus: "memory", partitions: 16 });
-    expect(records.find((r) => r.msg === "turn complete")).toMatchObject({ sessionKey: "telegram:test-channel", event_id: "e1" });
-    expect(settled).toEqual([{ sessionKey: "telegram:test-channel", event_id: "e1", ok: true }]);
+    expect(records.find((r) => r.msg === "turn complete")).toMatchObject({ sessionKey: "telegram:test-channel:", event_id: "e1" });
+    expect(settled).toEqual([{ sessionKey: "telegram:test-channel:", event_id: "e1", ok: true }]);
   });
 
   it("drops an event with a custom operator before dispatch: no turn, event settled", async () => {
@@ -174,7 +174,7 @@ describe("Broker on the embedded bus", () => {
     await broker.submit(gatewayEvent({ event_id: "e2", text: "fine" }));
     await until(() => edge.sent.length === 1, "the second reply");
     const failed = records.find((r) => r.msg === "turn failed");
-    expect(failed).toMatchObject({ reason: "turn_failed", event_id: "e1", sessionKey: "telegram:test-channel" });
+    expect(failed).toMatchObject({ reason: "turn_failed", event_id: "e1", sessionKey: "telegram:test-channel:" });
     expect(edge.sent[0]?.content.text).toBe("echo: fine");
   });
 

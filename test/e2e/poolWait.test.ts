@@ -75,7 +75,7 @@ describe.each(stackBuses())("every session busy: turns wait for one (real gatewa
     const [notice] = await stack.replyCount(1, 30_000);
     expect(notice?.reply_to).toBe(waiting.event_id);
     expect(notice?.content.text).toBe("⚠️ every agent session stayed busy for 2s; please try again");
-    expect(stack.records.find((r) => r.msg === "session wait timed out")).toMatchObject({ reason: "pool_wait_timeout", sessionKey: "telegram:waiting", maxSessions: 1 });
+    expect(stack.records.find((r) => r.msg === "session wait timed out")).toMatchObject({ reason: "pool_wait_timeout", sessionKey: "telegram:waiting:", maxSessions: 1 });
     expect(await until(() => stack!.records.some((r) => r.msg === "turn failed" && r.reason === "pool_wait_timeout"), 5_000)).toBe(true);
     expect(stack.agentEvents().filter((line) => line.startsWith("start "))).toHaveLength(1); // the waiting turn never started an agent
   }, 60_000);
@@ -86,14 +86,14 @@ describe.each(stackBuses())("every session busy: turns wait for one (real gatewa
     expect(await until(() => stack!.agentEvents().some((line) => line.startsWith("prompt ")), 15_000)).toBe(true);
     const channel = { id: "waiting", type: "dm" };
     stack.gateway.broadcast(userEvent("prose", { channel }));
-    expect(await until(() => stack!.records.some((r) => r.msg === "waiting for a session" && r.sessionKey === "telegram:waiting"), 15_000)).toBe(true);
+    expect(await until(() => stack!.records.some((r) => r.msg === "waiting for a session" && r.sessionKey === "telegram:waiting:"), 15_000)).toBe(true);
     stack.gateway.broadcast(userEvent("/cancel", { channel }));
     const replies = await stack.replyCount(2, 30_000);
     expect(replies.map((r) => [r.channel.id, r.content.text])).toEqual([
       ["waiting", "🛑 Cancel signal sent."],
       ["busy", "slow done"],
     ]);
-    expect(stack.records.find((r) => r.msg === "session wait cancelled")).toMatchObject({ reason: "cancelled", sessionKey: "telegram:waiting" });
+    expect(stack.records.find((r) => r.msg === "session wait cancelled")).toMatchObject({ reason: "cancelled", sessionKey: "telegram:waiting:" });
     expect(stack.agentEvents().filter((line) => line.startsWith("prompt "))).toHaveLength(1);
   }, 60_000);
 });
