@@ -1,5 +1,6 @@
 import { asyncScheduler, map, type OperatorFunction, type SchedulerLike } from "rxjs";
 import type { OutboundMessage } from "../delivery/outboundMessage.js";
+import { compositeKey } from "../dispatch/compositeKey.js";
 import type { GatewayEvent } from "./gatewayEvent.js";
 import { threadIdOf } from "./threadIdOf.js";
 
@@ -72,7 +73,7 @@ export function trustGate(config: TrustConfig, options: TrustGateOptions = {}): 
   return map((event): TrustVerdict => {
     const decision = trustDecision(event, config);
     if (decision === "allow") return { kind: "allow", event };
-    if (decision === "deny_scope" || !echoDue(`${event.platform}:${event.sender.id}`, scheduler.now())) {
+    if (decision === "deny_scope" || !echoDue(compositeKey([event.platform, event.sender.id]), scheduler.now())) {
       return { kind: "deny", event, decision };
     }
     return { kind: "deny", event, decision, echo: denyEcho(event) };

@@ -60,6 +60,14 @@ describe("trustGate", () => {
     });
   });
 
+  it("keeps a platform with ':' apart from another platform's sender of the same spelling", () => {
+    const events = { a: from("e1", "c", { platform: "x:b" }), b: from("e2", "b:c", { platform: "x" }) };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold("ab|", events).pipe(trustGate(config));
+      expectObservable(out).toBe("ab|", { a: denied(events.a, true), b: denied(events.b, true) });
+    });
+  });
+
   it("reads time from the scheduler it is given", () => {
     const events = { a: from("e1", "ann"), b: from("e2", "ann") };
     // A clock stuck at 0: however much virtual time passes, ann's window never ends.
