@@ -84,3 +84,10 @@ export function normalizedHostName(name: string): string {
   const bracketed = name.includes(":") && !name.startsWith("[") ? `[${name}]` : name;
   return new URL(`http://${bracketed}`).hostname;
 }
+
+/** The body of a refused plain request: what to do, never the token. */
+export function refusalBody(verdict: Extract<Admission, { admitted: false }>): string {
+  return verdict.status === 401
+    ? `unauthorized (${verdict.reason}): open the page URL the dev gateway printed; it carries ?token=\n`
+    : `forbidden (${verdict.reason})\n`;
+}

@@ -4,8 +4,11 @@ import type { AddressInfo } from "node:net";
 import { Subject, type Observable } from "rxjs";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
-import { admission, loopbackHosts, normalizedHostName, type Admission, type RefusalReason } from "./admission.js";
+import { admission, loopbackHosts, normalizedHostName, refusalBody, type Admission, type RefusalReason } from "./admission.js";
 import { chatPageHtml, chatPageHeaders } from "./chatPage.js";
+import { devEvent } from "./devEvent.js";
+
+export { devEvent, type DevEventOptions } from "./devEvent.js";
 
 /** A `reply.v1` frame as the dev gateway reads it from a broker. */
 export const replyFrameSchema = z.looseObject({
@@ -37,29 +40,6 @@ export interface DevGatewayOptions {
   readonly ack?: boolean | ((frame: ReplyFrame) => Record<string, unknown> | undefined);
   /** How long to wait before acking (a slow platform); default 0. */
   readonly ackDelayMs?: number | ((frame: ReplyFrame) => number);
-}
-
-export interface DevEventOptions {
-  readonly proactive?: boolean;
-  /** Defaults to a fresh `evt-…` id; a fixed one exercises triage dedupe. */
-  readonly eventId?: string;
-  readonly platform?: string;
-}
-
-/** The `event.v1` a dev user's message becomes (the terminal's and the web chat's one shape). */
-export function devEvent(text: string, { proactive = false, eventId, platform = "telegram" }: DevEventOptions = {}): Record<string, unknown> {
-  return {
-    schema: "openab.gateway.event.v1",
-    event_id: eventId ?? `evt-${randomBytes(4).toString("hex")}`,
-    timestamp: new Date().toISOString(),
-    platform,
-    channel: { id: "dev-chat", type: "dm" },
-    sender: { id: "dev-user", name: "you", display_name: "You", is_bot: false },
-    content: { type: "text", text },
-    mentions: [],
-    message_id: `msg-${randomBytes(4).toString("hex")}`,
-    proactive,
-  };
 }
 
 /** What the web chat page sends on `/ui`. */
@@ -120,7 +100,7 @@ export class DevGateway {
     this.#server = createServer((request, response) => {
       const verdict = this.#admit(request, false);
       if (!verdict.admitted) {
-        response.writeHead(verdict.status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(refusalText(verdict));
+        response.writeHead(verdict.status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(refusalBody(verdict));
         return;
       }
       const path = pathOf(request);
@@ -321,11 +301,4 @@ function requestUrl(request: IncomingMessage): URL | undefined {
 
 function pathOf(request: IncomingMessage): string {
   return requestUrl(request)?.pathname ?? "";
-}
-
-/** The body of a refused plain request: what to do, never the token. */
-function refusalText(verdict: Extract<Admission, { admitted: false }>): string {
-  return verdict.status === 401
-    ? `unauthorized (${verdict.reason}): open the page URL the dev gateway printed; it carries ?token=\n`
-    : `forbidden (${verdict.reason})\n`;
 }
