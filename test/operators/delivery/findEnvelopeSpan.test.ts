@@ -152,3 +152,42 @@ describe("findEnvelopeSpan: linear in the length of the text", () => {
     expect(findEnvelopeSpan(text)).toEqual(span(text.length - 15, text.length - 1));
   });
 });
+
+// Issue 17: keys and markers are judged decoded. The decoding is one pass per text, never one per
+// candidate object; these 4 MB texts would take minutes otherwise.
+describe("findEnvelopeSpan: by what the JSON decodes to, in linear time", () => {
+  const MB = 2 ** 20;
+  const ESCAPED = '{"\\u0073chema":"\\u006fpenab.turn.v1","\\u006dessages":[{"id":"b1","text":"the secret plan"}],"next":{"type":"stop"}}';
+
+  it("finds the issue's example, where upstream's scan sees nothing", () => {
+    const text = `Sure!\n${ESCAPED}`;
+    expect(scanEnvelopeSpan(text)).toBeUndefined();
+    expect(findEnvelopeSpan(text)).toStrictEqual(span(6, text.length));
+  });
+
+  it("finds an escaped envelope an odd quote hid, and an escaped truncated one", () => {
+    expect(findEnvelopeSpan(`he said "hi\n${ESCAPED}`)).toStrictEqual(span(12, 12 + ESCAPED.length));
+    expect(findEnvelopeSpan(`one sec ${ESCAPED.slice(0, 20)}`)).toStrictEqual(span(8, 28, false));
+  });
+
+  it("takes an object cut off before its first key for an envelope", () => {
+    expect(findEnvelopeSpan("Sure! {")).toStrictEqual(span(6, 7, false));
+    expect(findEnvelopeSpan('Sure! {"\\u0073c')).toStrictEqual(span(6, 15, false));
+    expect(findEnvelopeSpan('try {"b":2')).toBeUndefined();
+  });
+
+  it("a 4 MB envelope with every character escaped", () => {
+    const text = `ok ${ESCAPED.replace("the secret plan", "\\u0061".repeat((4 * MB) / 6))}`;
+    expect(findEnvelopeSpan(text)).toStrictEqual(span(3, text.length));
+  });
+
+  it("4 MB of escaped quotes and braces in strings before a marker", () => {
+    const text = `"${'\\"{\\u0022{'.repeat((4 * MB) / 10)}" {"\\u006dessages":1}`;
+    expect(findEnvelopeSpan(text)?.complete).toBe(true);
+  });
+
+  it("a million cut-off objects that open like an envelope", () => {
+    expect(findEnvelopeSpan('{"next":'.repeat((4 * MB) / 8))).toStrictEqual(span(0, 4 * MB, false));
+    expect(findEnvelopeSpan(`${'{"s{'.repeat(MB)}!`)).toBeUndefined();
+  });
+});

@@ -99,3 +99,34 @@ describe("proseAroundEnvelope: what fallback_text may send", () => {
     expect(proseAroundEnvelope(`he said "x\n${acme}`, "acme.turn.v3")).toBe('he said "x');
   });
 });
+
+describe("proseAroundEnvelope: escaped envelopes and their debris (issue 17)", () => {
+  const ESCAPED = '{"\\u0073chema":"\\u006fpenab.turn.v9","\\u006dessages":[{"id":"b1","text":"CANARY"}]}';
+  const MB = 2 ** 20;
+
+  it("strips an escaped envelope and the ~~~ fence that held it", () => {
+    expect(proseAroundEnvelope(`here:\n~~~json\n${ESCAPED}\n~~~\nbye`)).toBe("here:\n\nbye");
+  });
+
+  it("drops text that still holds an escaped marker", () => {
+    expect(proseAroundEnvelope('"\\u0073chema":"\\u006fpenab.turn.v1"')).toBe("");
+  });
+
+  it("takes the rest of an envelope a stray `}` closed early", () => {
+    const early = ESCAPED.replace('"\\u006dessages":[', '"\\u006dessages":[}');
+    expect(proseAroundEnvelope(`here:\n${early}\nbye`)).toBe("here:\n\nbye");
+  });
+
+  it("gives nothing when envelope keys are left after a cut", () => {
+    expect(proseAroundEnvelope(`${ESCAPED} then "\\u0074ext": "CANARY"`)).toBe("");
+  });
+
+  it("keeps prose that only mentions an envelope key when nothing was cut", () => {
+    expect(proseAroundEnvelope('use "text": "hi" in your JSON')).toBe('use "text": "hi" in your JSON');
+  });
+
+  it("is linear on 4 MB of debris after an envelope", () => {
+    expect(proseAroundEnvelope(`ok ${ESCAPED}${",1".repeat(2 * MB)}`)).toBe("ok");
+    expect(proseAroundEnvelope(`ok ${ESCAPED}${"}{".repeat(2 * MB)}`)).toBe("ok");
+  });
+});

@@ -199,3 +199,42 @@ describe("[delivery] settings the plan reads: structured_delivery.rs config test
     expect(config).toMatchObject({ schema: "openab.turn.v1", max_bubbles: 4, max_bubble_chars: 1200 });
   });
 });
+
+// Issue 17, hole 3: the envelope is judged by what its JSON decodes to, not by its spelling.
+describe("planStructuredBubbles: a \\u-escaped envelope (issue 17)", () => {
+  const ESCAPED = '{"\\u0073chema":"\\u006fpenab.turn.v1","\\u006dessages":[{"id":"b1","text":"the secret plan"}],"next":{"type":"stop"}}';
+
+  it("the issue's example is delivered as its bubble, under every policy", () => {
+    for (const policy of POLICIES) expect(planWith(`Sure!\n${ESCAPED}`, policy)).toStrictEqual({ kind: "bubbles", bubbles: ["the secret plan"], next: { type: "stop" } });
+  });
+
+  it("whitespace, \\/ and upper-case hex change nothing", () => {
+    const spelled = '{\r\n\t"\\u0073CHEMA"\n: "\\u006F\\u0070enab.turn.v1" ,\t"messages" : [ { "id" : "b1" , "text" : "a\\/b" } ] }';
+    // `\u0073CHEMA` is not `schema`: the key must decode exactly; this one is an unknown field.
+    expect(planWith(`Sure!\n${spelled}`, "error_message")).toMatchObject({ bubbles: [ERROR_LINE], parseFailure: { kind: "malformed" } });
+    const exact = spelled.replace("\\u0073CHEMA", "\\u0073chema");
+    for (const policy of POLICIES) expect(sent(`Sure!\n${F}json\n${exact}\n${F}`, policy)).toStrictEqual(["a/b"]);
+  });
+
+  it.each<[string, string]>([
+    ["an unknown field", ESCAPED.replace("{", '{"\\u0063onfidence":0.9,')],
+    ["another schema", ESCAPED.replace("turn.v1", "turn.v\\u0032")],
+    ["cut off after the schema value", ESCAPED.slice(0, 40)],
+    ["cut off inside the first key", ESCAPED.slice(0, 8)],
+    ["cut off after the brace", "{"],
+  ])("a broken variant (%s) sends the policy's answer, never its `{`", (_name, broken) => {
+    const body = `Sure!\n${broken}`;
+    expect(sent(body, "fallback_text")).toStrictEqual(["Sure!"]);
+    expect(sent(body, "error_message")).toStrictEqual([ERROR_LINE]);
+    expect(sent(body, "silent")).toBeNull();
+  });
+
+  it("an object cut off before any envelope key is prose (what the guard does not promise)", () => {
+    expect(sent('Sure!\n{"confidence":0.9,"sch')).toStrictEqual(['Sure!\n{"confidence":0.9,"sch']);
+  });
+
+  it("the envelope's JSON after a stray `}` goes with it", () => {
+    const early = ESCAPED.replace('"\\u006dessages":[', '"\\u006dessages":[}');
+    expect(sent(`Sure!\n${early}\nbye`)).toStrictEqual(["Sure!\n\nbye"]);
+  });
+});
