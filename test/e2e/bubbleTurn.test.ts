@@ -80,6 +80,33 @@ describe.each(stackBuses())("structured delivery end to end (OpenAB's bubble-tes
   });
 });
 
+// Issue 17, hole 3: the agent's envelope spells its keys and schema with `\u` escapes.
+describe.each(stackBuses())("a \\u-escaped envelope end to end (%s bus)", (bus) => {
+  useStackBus(bus);
+  it("escaped: delivered as its one bubble, never as the envelope", async () => {
+    const { stack } = await run("structured", "escaped");
+    const [reply] = await stack.replyCount(1);
+    expect(reply?.content.text).toBe("the secret plan");
+    await settle();
+    expect(stack.replies).toHaveLength(1);
+    expect(stack.records.some((r) => r.msg === "structured turn did not parse")).toBe(false);
+  });
+
+  it.each([
+    ["fallback_text", ["Sure!"]],
+    ["error_message", ["⚠️ something went wrong composing that reply"]],
+    ["silent", []],
+  ] as const)("escaped broken, on_parse_error = %s: the policy's answer, no '{' reaches the gateway", async (policy, expected) => {
+    stack = await startStack({ config: { delivery: { mode: "structured", bubble_delay_ms: 0, on_parse_error: policy } } });
+    stack.gateway.broadcast(userEvent("escaped broken"));
+    expect(await until(() => stack!.records.some((r) => r.msg === "turn complete"), 10_000)).toBe(true);
+    await settle();
+    expect(stack.replies.map((r) => r.content.text)).toEqual(expected);
+    for (const reply of stack.replies) expect(reply.content.text).not.toContain("{");
+    expect(stack.records.find((r) => r.msg === "structured turn did not parse")).toMatchObject({ policy, error: expect.stringContaining("did not deserialize") });
+  });
+});
+
 describe.each(stackBuses())("sequential delivery end to end (%s bus)", (bus) => {
   useStackBus(bus);
   it("sequential: three bubbles, in order", async () => {
