@@ -58,7 +58,8 @@ export const DELIVERED_NOTHING_LOG = "structured turn delivered nothing";
  * may reach the user verbatim (trimmed); any other failure goes through the envelope stripper, and
  * a fence left empty by stripping is dropped with it (§12 (f)). turnstream adds one guard: a body
  * that still holds envelope markers after that (`"messages"`, `openab.turn.`, the configured
- * schema) is never sent; `parse_error_text` is.
+ * schema, judged as written and JSON-decoded) is never sent; `parse_error_text` is
+ * (`docs/delivery.md`, "The leak guard").
  */
 export function planStructuredBubbles(body: string, options: StructuredOptions): StructuredBubblesPlan {
   const result = parseEnvelope(body, options);
