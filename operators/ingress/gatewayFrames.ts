@@ -3,7 +3,7 @@ import { gatewayEventSchema } from "./eventFrame.js";
 import type { GatewayEvent } from "./gatewayEvent.js";
 import { type GatewayHello, gatewayHelloSchema } from "./helloFrame.js";
 import { type GatewayResponse, gatewayResponseSchema } from "./responseFrame.js";
-import { isPlainText, untrustedText } from "./untrustedText.js";
+import { untrustedText } from "./untrustedText.js";
 
 export const HELLO_SCHEMA = "openab.gateway.hello.v1";
 export const RESPONSE_SCHEMA = "openab.gateway.response.v1";
@@ -28,8 +28,6 @@ export type GatewayFrame =
 
 const MAX_ISSUES = 3;
 const MAX_DETAIL_CHARS = 300;
-/** The longest id an event may carry; ids are logged and echoed back, so they must be plain as they are. */
-export const MAX_EVENT_ID_CHARS = 500;
 
 /**
  * Classifies a gateway text frame in §2.4's order: a `hello.v1` by its schema string, then a
@@ -62,27 +60,9 @@ export function parseGatewayFrame(raw: string | Buffer, maxFrameBytes: number): 
   }
   const event = gatewayEventSchema.safeParse(json);
   if (!event.success) return rejected("invalid_event", event.error);
-  const badId = unplainId(event.data);
-  return badId === undefined ? { kind: "event", event: event.data } : { kind: "rejected", reason: "invalid_event", detail: `${badId}: not a plain id` };
-}
-
-/**
- * The first id field of `event` that is not plain text (`isPlainText`: control characters,
- * escapes, bidi controls, over 500 chars). Ids are logged and sent back to the gateway exactly, so
- * they cannot be cleaned: an event that carries such an id is refused instead. Message text and
- * names are content and never judged here.
- */
-function unplainId(event: GatewayEvent): string | undefined {
-  const ids: readonly (readonly [string, string | null | undefined])[] = [
-    ["event_id", event.event_id],
-    ["platform", event.platform],
-    ["channel.id", event.channel.id],
-    ["channel.type", event.channel.type],
-    ["channel.thread_id", event.channel.thread_id],
-    ["sender.id", event.sender.id],
-    ["message_id", event.message_id],
-  ];
-  return ids.find(([, id]) => id != null && !isPlainText(id, MAX_EVENT_ID_CHARS))?.[0];
+  // Ids stay exactly as the gateway wrote them (a reply must name the same chat and message); the
+  // logger bounds and cleans them where they are logged (src/log/logFields.ts).
+  return { kind: "event", event: event.data };
 }
 
 function rejected(reason: FrameRejection, error: z.ZodError): GatewayFrame {

@@ -10,6 +10,9 @@ export const UNTRUSTED_TEXT_MAX_CHARS = 500;
 /** The smallest bound accepted: room for some text and the longest marker. */
 export const UNTRUSTED_TEXT_MIN_CHARS = 32;
 
+/** The longest name or id chosen by the other side (a method, a session id, a request id) kept in a log field. */
+export const UNTRUSTED_NAME_MAX_CHARS = 100;
+
 /** At most this many input code units are examined per output code unit allowed: the work is bounded by the output, never by the input. */
 const SCAN_PER_CHAR = 16;
 
@@ -42,6 +45,11 @@ export interface UntrustedTextScan {
  */
 export function untrustedText(text: string, options: UntrustedTextOptions = {}): string {
   return scanUntrustedText(text, options).text;
+}
+
+/** A name or id the gateway or the agent chose, as a log field: one line, at most 100 chars, clean. */
+export function untrustedName(name: string): string {
+  return untrustedText(name, { maxChars: UNTRUSTED_NAME_MAX_CHARS });
 }
 
 /**

@@ -23,8 +23,8 @@ export interface SpawnAgentOptions {
 }
 
 const stderrLineBytes = 64 * 1024;
-/** A stderr line as logged: cleaned, one line, at most this long (diagnostics get more room than other fields). */
-const stderrLogChars = 2_000;
+/** A stderr line as logged: cleaned, one line, at most the bound every logged string has. */
+const stderrLogChars = 500;
 
 /**
  * One agent child process in its own process group, so teardown reaches everything it started.
