@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { LogRecord } from "../helpers/logCapture.js";
 import { startStack, until, userEvent, type Stack } from "../helpers/stack.js";
+import { CONTROL_CHARS, expectRecordsBoundedClean } from "../helpers/untrusted.js";
 
 // Issue 17, hole 5, end to end: a real gateway socket, a real agent process. Whatever either side
 // writes into an error, a title, a method name or an id reaches the user and the log bounded and
@@ -12,29 +13,8 @@ afterEach(async () => {
   stack = undefined;
 });
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** The same text the scripted agent's hostile scenarios repeat. */
 const HOSTILE = "\u001b[31mboom\u001b[0m\u0000\r\n\u001b]0;pwned\u0007\u202eevil ".repeat(16_000);
-
-function stringsOf(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsOf);
-  if (typeof value === "object" && value !== null) return Object.entries(value).flatMap(([key, item]) => [key, ...stringsOf(item)]);
-  return [];
-}
-
-/** Every log line (as pino wrote it: the record re-serialized) small and clean; the longest one's length. */
-function expectLogsBoundedClean(records: readonly LogRecord[], maxLineChars: number): number {
-  const lines = records.map((record) => JSON.stringify(record));
-  for (const [index, line] of lines.entries()) {
-    expect(line.length, `${records[index]?.msg}: ${line.slice(0, 200)}`).toBeLessThan(maxLineChars);
-    // A stack trace keeps its newlines (it is ours); nothing else may carry a control character.
-    const dirty = stringsOf(records[index]).filter((text) => CONTROL.test(text));
-    expect(dirty, records[index]?.msg).toEqual([]);
-  }
-  return Math.max(...lines.map((line) => line.length));
-}
 
 describe("untrusted text end to end", () => {
   it("a 1 MB JSON-RPC error full of escapes reaches the user as a bounded, clean ⚠️ line; logs stay small", async () => {
@@ -45,9 +25,9 @@ describe("untrusted text end to end", () => {
     expect(text.startsWith("⚠️ JSON-RPC error -32000: agent failure boom")).toBe(true);
     expect(text).toMatch(/…\(\+[\d,]+ chars\) — upstream boom/);
     expect(text.length).toBeLessThanOrEqual(1_100);
-    expect(CONTROL.test(text) || text.includes("\r")).toBe(false);
+    expect(CONTROL_CHARS.test(text) || text.includes("\r")).toBe(false);
     await until(() => stack?.records.some((r) => r.msg === "turn complete" || r.msg === "turn failed") === true, 10_000);
-    const longest = expectLogsBoundedClean(stack.records, 8_192);
+    const longest = expectRecordsBoundedClean(stack.records, 8_192);
     console.info(`hugeerror: user sees ${text.length} chars; longest log line ${longest} chars over ${stack.records.length} lines`);
   });
 
@@ -61,13 +41,13 @@ describe("untrusted text end to end", () => {
     expect(summary).toMatch(/…\(\+[\d,]+ chars\)`$/);
     expect(summary?.length).toBeLessThanOrEqual(520);
     expect(text.endsWith("\n\ndone with hostile tools")).toBe(true);
-    expect(CONTROL.test(text)).toBe(false);
+    expect(CONTROL_CHARS.test(text)).toBe(false);
     await until(() => stack?.records.some((r) => r.msg === "agent stderr" && String(r.line).startsWith("[scripted-agent] stderr")) === true, 10_000);
     await until(() => stack?.records.some((r) => r.msg === "turn complete") === true, 10_000);
     for (const msg of ["auto-respond permission", "agent request refused", "session update outside a turn", "agent stderr"]) {
       expect(stack.records.some((r) => r.msg === msg), msg).toBe(true);
     }
-    const longest = expectLogsBoundedClean(stack.records, 4_096);
+    const longest = expectRecordsBoundedClean(stack.records, 4_096);
     console.info(`hostiletools: longest log line ${longest} chars over ${stack.records.length} lines`);
   });
 
@@ -82,7 +62,7 @@ describe("untrusted text end to end", () => {
     expect(proposal.tool).toMatch(/^x+…\(\+[\d,]+ chars\)$/);
     const parseFailure = stack.records.find((r) => r.msg === "structured turn did not parse") as LogRecord & { error: string };
     expect(parseFailure.error).toMatch(/^unexpected schema `openab\.turn\.x+…\(\+[\d,]+ chars\)`$/);
-    const longest = expectLogsBoundedClean(stack.records, 4_096);
+    const longest = expectRecordsBoundedClean(stack.records, 4_096);
     console.info(`envelope names: longest log line ${longest} chars`);
   });
 
@@ -99,7 +79,7 @@ describe("untrusted text end to end", () => {
     const failed = stack.records.find((r) => r.msg === "turn failed") as LogRecord & { err: { message: string; code: string } };
     expect(failed.err.code).toBe("chat_gone");
     expect(failed.err.message.length).toBeLessThanOrEqual(600);
-    const longest = expectLogsBoundedClean(stack.records, 4_096);
+    const longest = expectRecordsBoundedClean(stack.records, 4_096);
     console.info(`gateway rejection: err.message ${failed.err.message.length} chars; longest log line ${longest} chars`);
   });
 });

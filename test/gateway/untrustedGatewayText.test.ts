@@ -5,14 +5,13 @@ import { GatewayConnector } from "../../src/gateway/connector.js";
 import { createLogger } from "../../src/log/logger.js";
 import { SendError } from "../../src/pipeline/errors.js";
 import { until } from "../helpers/stack.js";
+import { CONTROL_CHARS, expectRecordsBoundedClean } from "../helpers/untrusted.js";
 
 // Issue 17, hole 5: whatever a gateway writes into an ack, an event's ids or its hello reaches a
 // log line or a caller bounded (500 chars) and without control characters or escapes.
 
 /** ~1 MB of text that tries everything: colour, a title-setting OSC, NULs, CR/LF, a bidi override. */
 const HOSTILE = `\u001b[31mboom\u001b[0m\u0000\r\n{"level":60,"msg":"forged"}\u001b]0;pwned\u0007\u202eevil `.repeat(16_000);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const message: OutboundMessage = { reply_to: "evt-1", platform: "telegram", channel: { id: "chat-1" }, content: { type: "text", text: "on it" } };
 
@@ -45,24 +44,10 @@ async function connect(gatewayOptions: DevGatewayOptions = {}) {
   return { connector, gateway, lines, logger };
 }
 
-/** Every string in a parsed log line, keys included. */
-function stringsOf(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsOf);
-  if (typeof value === "object" && value !== null) return Object.entries(value).flatMap(([key, item]) => [key, ...stringsOf(item)]);
-  return [];
-}
-
 /** Asserts every line is small and clean; returns the longest line's length. */
 function expectBoundedClean(lines: readonly string[], maxLineChars: number): number {
-  expect(lines.length).toBeGreaterThan(0);
-  for (const line of lines) {
-    expect(line.length, line.slice(0, 200)).toBeLessThan(maxLineChars);
-    expect(line).not.toMatch(/\\u00(00|1b|07)|\\r/);
-    const dirty = stringsOf(JSON.parse(line)).filter((text) => CONTROL.test(text));
-    expect(dirty).toEqual([]);
-  }
-  return Math.max(...lines.map((line) => line.length));
+  for (const line of lines) expect(line).not.toMatch(/\\u00(00|1b|07)|\\r/);
+  return expectRecordsBoundedClean(lines.map((line) => JSON.parse(line) as object), maxLineChars);
 }
 
 describe("untrusted text from the gateway", () => {
@@ -74,7 +59,7 @@ describe("untrusted text from the gateway", () => {
     expect(error.message.startsWith("gateway rejected write (rate_limited")).toBe(true);
     expect(error.message.length).toBeLessThanOrEqual(700);
     expect(error.code.length).toBeLessThanOrEqual(100);
-    expect(CONTROL.test(error.message) || CONTROL.test(error.code) || /[\r\n]/.test(error.message)).toBe(false);
+    expect(CONTROL_CHARS.test(error.message) || CONTROL_CHARS.test(error.code) || /[\r\n]/.test(error.message)).toBe(false);
     expect(error.message).toMatch(/…\(\+[\d,]+ chars\)$/);
     const longest = expectBoundedClean(lines, 4_096);
     console.info(`hostile 1 MB ack error: SendError.message ${error.message.length} chars, longest log line ${longest} chars`);
@@ -85,7 +70,7 @@ describe("untrusted text from the gateway", () => {
     const failure = (await connector.send(message, { wantAck: true }).catch((err: unknown) => err)) as SendError;
     expect(failure.code).toBe("unknown");
     expect(failure.message.length).toBeLessThanOrEqual(600);
-    expect(CONTROL.test(failure.message)).toBe(false);
+    expect(CONTROL_CHARS.test(failure.message)).toBe(false);
     expectBoundedClean(lines, 4_096);
   });
 
