@@ -67,7 +67,7 @@ export const devGatewayUsage = `Usage: turnstream dev-gateway [--listen HOST:POR
 A local gateway speaking the OpenAB gateway protocol: brokers connect to ws://HOST:PORT/ws?token=T,
 every event is broadcast to them and every send that asks for an ack is acked. Without --token (or
 [dev_gateway] token) a random token is made and printed in the broker URL and the chat page URL.
-Every path but GET /health (which answers ok) needs the token (401 otherwise); a Host other than
+Every path, GET /health included, needs the token (401 otherwise); a Host other than
 127.0.0.1, localhost, [::1], the listen host or [dev_gateway] allowed_hosts, and a WebSocket from
 another page's origin, get 403. Refusals are printed to stderr with a reason, never the token.
 The terminal is a chat: a plain line is a user message, "/proactive <text>" an unsolicited event,

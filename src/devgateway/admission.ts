@@ -29,15 +29,14 @@ const admitted: Admission = { admitted: true };
 
 /**
  * Whether to serve a request, in the order that leaks least: a `Host` the gateway does not answer
- * to (DNS rebinding) is refused before anything else; `/health` needs no token (it tells only that
- * the process is up); every other path needs the token; a WebSocket upgrade must then come from no
+ * to (DNS rebinding) is refused before anything else; then every path, `/health` included, needs
+ * the token (nothing answers a page that does not hold it); a WebSocket upgrade must then come from no
  * page (brokers send no `Origin`) or the gateway's own page — and `/ui`, the page's socket, only
  * from the gateway's own page.
  */
 export function admission(request: AdmissionRequest, policy: AdmissionPolicy): Admission {
   const host = hostOf(request.host);
   if (host === undefined || !policy.allowedHosts.has(host.hostname)) return { admitted: false, status: 403, reason: "host_not_allowed" };
-  if (request.path === "/health" && !request.upgrade) return admitted;
   if (request.token === undefined) return { admitted: false, status: 401, reason: "token_missing" };
   if (!tokensEqual(request.token, policy.token)) return { admitted: false, status: 401, reason: "token_wrong" };
   if (!request.upgrade) return admitted;

@@ -65,7 +65,7 @@ export type Received = { readonly kind: "reply"; readonly frame: ReplyFrame } | 
  * page whose WebSocket (`/ui`) sends user messages as events and receives every reply frame as
  * `{ kind: "reply" }` and `turnFinished()` as `{ kind: "idle" }`.
  *
- * Secure by default (see `admission`): every path but `/health` needs the token (401), a `Host`
+ * Secure by default (see `admission`): every path needs the token (401), a `Host`
  * other than loopback, the listen host or `allowedHosts` gets 403, and so does a WebSocket upgrade
  * from another page's origin — `/ui` only from the gateway's own page.
  */

@@ -41,7 +41,7 @@ describe("turnstream dev-gateway with a separate turnstream run (two real proces
     const banner = await waitForLine(gateway, (line) => line.startsWith("dev gateway: brokers connect to "));
     const url = /connect to (ws:\/\/\S+?)\?token=s3cret;/.exec(banner)?.[1];
     expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
-    const health = await fetch(new URL("/health", url!.replace("ws://", "http://")));
+    const health = await fetch(new URL("/health?token=s3cret", url!.replace("ws://", "http://")));
     expect(await health.text()).toBe("ok");
 
     const config = join(dir, "broker.toml");
@@ -83,7 +83,8 @@ describe("turnstream dev-gateway with a separate turnstream run (two real proces
 
     expect(await statusOf(pageUrl!)).toBe(200);
     expect(await statusOf(`${origin}/`)).toBe(401);
-    expect(await statusOf(`${origin}/health`)).toBe(200);
+    expect(await statusOf(`${origin}/health`)).toBe(401);
+    expect(await statusOf(`${origin}/health?token=${token}`)).toBe(200);
     expect(await upgrade(`${brokerUrl}?token=${token!.slice(1)}`)).toBe(401);
     expect(await upgrade(`${origin.replace("http://", "ws://")}/ui?token=${token}`, { origin: "http://evil.example" })).toBe(403);
     expect(await upgrade(`${brokerUrl}?token=${token}`, { host: "evil.example" })).toBe(403);
@@ -103,6 +104,7 @@ describe("turnstream dev-gateway with a separate turnstream run (two real proces
     expect(result.code).toBe(0);
     expect(result.stderr.trim().split("\n")).toEqual([
       "dev gateway: refused HTTP / with 401 (token_missing)",
+      "dev gateway: refused HTTP /health with 401 (token_missing)",
       "dev gateway: refused WebSocket /ws with 401 (token_wrong)",
       "dev gateway: refused WebSocket /ui with 403 (origin_not_allowed)",
       "dev gateway: refused WebSocket /ws with 403 (host_not_allowed)",

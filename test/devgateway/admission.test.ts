@@ -44,8 +44,9 @@ describe("admission (the dev gateway's door)", () => {
     }
   });
 
-  it("answers GET /health without a token, but not a WebSocket to /health", () => {
-    expect(refusal({ path: "/health", upgrade: false, token: undefined })).toBe("admitted");
+  it("needs the token on /health too", () => {
+    expect(refusal({ path: "/health", upgrade: false, token: undefined })).toBe("401 token_missing");
+    expect(refusal({ path: "/health", upgrade: false, token: "wrong" })).toBe("401 token_wrong");
     expect(refusal({ path: "/health", upgrade: true, token: undefined })).toBe("401 token_missing");
   });
 

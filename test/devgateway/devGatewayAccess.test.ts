@@ -66,21 +66,21 @@ describe("the dev gateway's token", () => {
     }
   });
 
-  it("is required on every path but GET /health: 401 without it or with a wrong one", async () => {
+  it("is required on every path: 401 without it or with a wrong one", async () => {
     const gw = await start({ token: "s3cret-token" });
     const origin = `http://127.0.0.1:${gw.port}`;
-    for (const path of ["/", "/ui", "/ws", "/nope"]) {
+    for (const path of ["/", "/ui", "/ws", "/health", "/nope"]) {
       for (const query of ["", "?token=wrong", "?token=", "?token=s3cret-toke"]) {
         expect((await get(gw.port, `${path}${query}`)).status, `GET ${path}${query}`).toBe(401);
         expect(await upgrade(`ws://127.0.0.1:${gw.port}${path}${query}`, { origin }), `WebSocket ${path}${query}`).toBe(401);
       }
     }
-    expect(await get(gw.port, "/health")).toEqual({ status: 200, body: "ok" });
+    expect(await get(gw.port, "/health?token=s3cret-token")).toEqual({ status: 200, body: "ok" });
     expect((await get(gw.port, "/?token=s3cret-token")).status).toBe(200);
     expect((await get(gw.port, "/nope?token=s3cret-token")).status).toBe(404);
     const reasons = new Set(refusals.map((refusal) => `${refusal.status} ${refusal.reason}`));
     expect(reasons).toEqual(new Set(["401 token_missing", "401 token_wrong"]));
-    expect(new Set(refusals.map((refusal) => refusal.path))).toEqual(new Set(["/", "/ui", "/ws", "other"]));
+    expect(new Set(refusals.map((refusal) => refusal.path))).toEqual(new Set(["/", "/ui", "/ws", "/health", "other"]));
   });
 
   it("tells a developer without it where to find it, and never echoes a token", async () => {
@@ -138,7 +138,7 @@ describe("the dev gateway's Host check (DNS rebinding)", () => {
     }
     for (const host of [`evil.example:${gw.port}`, `127.0.0.1.nip.io:${gw.port}`, `devbox.local:${gw.port}`]) {
       expect((await get(gw.port, "/?token=t", { host })).status, host).toBe(403);
-      expect((await get(gw.port, "/health", { host })).status, `${host} /health`).toBe(403);
+      expect((await get(gw.port, "/health?token=t", { host })).status, `${host} /health`).toBe(403);
       expect(await upgrade(`ws://127.0.0.1:${gw.port}/ws?token=t`, { host }), `${host} /ws`).toBe(403);
       expect(await upgrade(`ws://127.0.0.1:${gw.port}/ui?token=t`, { host, origin: `http://${host}` }), `${host} /ui`).toBe(403);
     }
