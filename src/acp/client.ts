@@ -3,13 +3,13 @@ import { z } from "zod";
 import type { Logger } from "pino";
 import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
-import { isPlainText, untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
+import { isPlainText, untrustedName } from "../../operators/ingress/untrustedText.js";
 import type { AgentConfig } from "../config/index.js";
 import { AgentProcess } from "./agentProcess.js";
+import { agentRequestAnswerer } from "./agentRequests.js";
 import { JsonRpcConnection } from "./connection.js";
 import { AcpProtocolError, AgentDiedError, AgentExitedError, HardTimeoutError } from "./errors.js";
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
-import { decidePermission, permissionRequestParams, type PermissionMode } from "./permission.js";
 import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
 import { SessionTurns } from "./sessionTurns.js";
 
@@ -55,8 +55,6 @@ const promptResult = z.looseObject({
 });
 
 /** Distinct refused methods remembered (each warned about once). */
-const maxRefusedMethods = 64;
-
 /**
  * The client side of ACP v1 for one agent process: initialize, sessions, prompt turns as
  * Observables of typed events in wire order, and OpenAB's answers to the agent's requests
@@ -73,9 +71,8 @@ export class AcpClient {
   /** Which turn owns each session's updates. */
   readonly #turns = new SessionTurns<Subscriber<AgentEvent>>();
   readonly #replaying = new Set<string>();
-  readonly #refusedMethods = new Set<string>();
-  /** `[agent] permission_mode` (absent in a hand-built AgentConfig: OpenAB's rule). */
-  readonly #permissionMode: PermissionMode;
+  /** Answers the agent's requests (permissions by `[agent] permission_mode`; -32601 for the rest). */
+  readonly #answerAgent: (method: string, params: unknown) => unknown;
 
   private constructor(process: AgentProcess, connection: JsonRpcConnection, init: z.infer<typeof initializeResult>, options: AcpClientOptions, logger: Logger) {
     this.process = process;
@@ -86,7 +83,12 @@ export class AcpClient {
     const reportedName = init.agentInfo?.name;
     this.agentName = reportedName === undefined ? options.agent.command : untrustedName(reportedName);
     this.supportsLoadSession = init.agentCapabilities?.loadSession === true;
-    this.#permissionMode = options.agent.permission_mode ?? "allow_always";
+    this.#answerAgent = agentRequestAnswerer({
+      // Absent in a hand-built AgentConfig: OpenAB's rule.
+      permissionMode: options.agent.permission_mode ?? "allow_always",
+      isCancelled: (sessionId) => this.#turns.isCancelled(sessionId),
+      logger,
+    });
   }
 
   /** Spawns the agent and runs `initialize`. On failure the process is terminated before rejecting. */
@@ -261,29 +263,6 @@ export class AcpClient {
     }
     const event = classifyUpdate(update);
     if (event !== undefined) route.owner.next(event);
-  }
-
-  #answerAgent(method: string, params: unknown): unknown {
-    if (method === "session/request_permission") {
-      const request = permissionRequestParams.safeParse(params);
-      if (!request.success) throw new RpcError(rpcErrorCodes.invalidParams, "Invalid params");
-      const cancelled = request.data.sessionId !== undefined && this.#turns.isCancelled(request.data.sessionId);
-      const mode = this.#permissionMode;
-      const { outcome, kind } = cancelled ? { outcome: { outcome: "cancelled" } as const, kind: "none" } : decidePermission(request.data.options, mode);
-      const title = request.data.toolCall?.title ?? undefined;
-      this.#logger.info(
-        { mode, kind: untrustedName(kind), outcome, title: title === undefined ? undefined : untrustedText(title), ...(cancelled ? { reason: "turn_cancelled" } : {}) },
-        "auto-respond permission",
-      );
-      return { outcome };
-    }
-    // Remembered by its log form, and only so many: an agent inventing method names cannot grow the set.
-    const name = untrustedName(method);
-    if (!this.#refusedMethods.has(name)) {
-      if (this.#refusedMethods.size < maxRefusedMethods) this.#refusedMethods.add(name);
-      this.#logger.warn({ reason: "method_not_found", method: name }, "agent request refused");
-    }
-    throw new RpcError(rpcErrorCodes.methodNotFound, "Method not found", { method });
   }
 
   #request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
