@@ -60,6 +60,9 @@ describe.each(stackBuses())("one agent session per conversation: platform, chann
     await until(() => sessionsCreated(stack!).length === 1, 15_000);
     stack.gateway.broadcast(userEvent("prose", { platform: "a", channel: { id: "b:c", type: "dm" } }));
     expect(await until(() => sessionsCreated(stack!).length === 2, 15_000)).toBe(true);
-    expect(stack.records.filter((r) => r.msg === "session created").map((r) => r.sessionKey)).toEqual(["a%3Ab:c:", "a:b%3Ac:"]);
+    // The agent answers session/new before the broker logs it: wait for the second line too.
+    const created = () => stack!.records.filter((r) => r.msg === "session created").map((r) => r.sessionKey);
+    await until(() => created().length === 2, 15_000);
+    expect(created()).toEqual(["a%3Ab:c:", "a:b%3Ac:"]);
   }, 60_000);
 });
