@@ -1,25 +1,37 @@
-import { asyncScheduler, concatMap, defer, tap, timer, type Observable, type OperatorFunction, type SchedulerLike } from "rxjs";
+import { asyncScheduler, concatMap, defer, timer, type Observable, type OperatorFunction, type SchedulerLike } from "rxjs";
 
 /**
- * Sends bubbles one at a time: bubble N+1 leaves `delayMs` after bubble N's send completed (was
- * acked) — or at once when it arrives later than that, so a bubble decided slowly is not held back
- * further. Emits what each send emits. A failed send errors the output and abandons the rest.
+ * Sends bubbles one at a time, paced from departure: bubble N+1 leaves at max(bubble N's ack,
+ * bubble N's departure + `delayMs`) — never before the previous send completed (was acked), so
+ * order holds on the wire, and with fast acks the user sees gaps of `delayMs`, not `delayMs` plus
+ * a round trip. A bubble that arrives later than that leaves at once. A bubble's departure is when
+ * its send is subscribed, or — for a bubble sent as several messages — the last time its send
+ * called `departing()` (call it as each message leaves, so the gap counts from the last one the
+ * user saw). Emits what each send emits. A failed send errors the output and abandons the rest.
  * Time comes from `scheduler`, so marble tests assert the gaps exactly.
  */
 export function paceBubbles<T, R>(
-  send: (bubble: T, index: number) => Observable<R>,
+  send: (bubble: T, index: number, departing: () => void) => Observable<R>,
   delayMs: number,
   scheduler: SchedulerLike = asyncScheduler,
 ): OperatorFunction<T, R> {
   return (bubbles) =>
     defer(() => {
-      let lastAckAt: number | undefined;
-      const sendAndMark = (bubble: T, index: number): Observable<R> =>
-        send(bubble, index).pipe(tap({ complete: () => (lastAckAt = scheduler.now()) }));
+      let departedAt: number | undefined;
+      const departing = (): void => {
+        departedAt = scheduler.now();
+      };
+      const depart = (bubble: T, index: number): Observable<R> =>
+        defer(() => {
+          departing();
+          return send(bubble, index, departing);
+        });
       return bubbles.pipe(
+        // concatMap holds each bubble until the previous send completed: the ack is the lower bound.
         concatMap((bubble, index) => {
-          const wait = lastAckAt === undefined ? 0 : lastAckAt + delayMs - scheduler.now();
-          return wait > 0 ? timer(wait, scheduler).pipe(concatMap(() => sendAndMark(bubble, index))) : sendAndMark(bubble, index);
+          // Capped at delayMs so a wall clock stepped back cannot hold a bubble for longer.
+          const wait = departedAt === undefined ? 0 : Math.min(delayMs, departedAt + delayMs - scheduler.now());
+          return wait > 0 ? timer(wait, scheduler).pipe(concatMap(() => depart(bubble, index))) : depart(bubble, index);
         }),
       );
     });

@@ -86,8 +86,8 @@ interface Bubble {
  * Sequential delivery (`delivery-and-triage.md` §9.2, with turnstream's fixes of §12): consumes one
  * turn's events in wire order, subscribing once, and sends each `openab_message` with non-blank
  * text as soon as it arrives — not at turn end — paced by `paceBubbles` (`delayMs` after the
- * previous bubble's ack). Each bubble is split in place by `splitMessage` at `limit`; its messages
- * go out back to back and its ack is the last one's. The cap counts bubbles over the whole turn:
+ * previous bubble's last part left, never before its ack). Each bubble is split in place by
+ * `splitMessage` at `limit`; its messages go out back to back and its ack is the last one's. The cap counts bubbles over the whole turn:
  * once `maxBubbles` were accepted, later ones are dropped and the turn is `capped`. A failed send
  * abandons the rest of the turn (`sendError`); an agent error ends the intake but bubbles already
  * received are still sent. Emits exactly one `SequentialReport` after the events ended and every
@@ -132,7 +132,7 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
       };
 
       /** Every non-blank part of the bubble, one after another; completes at the last part's ack. */
-      const sendParts = (bubble: Bubble): Observable<Bubble> => {
+      const sendParts = (bubble: Bubble, _index: number, departing: () => void): Observable<Bubble> => {
         const parts = splitMessage(bubble.text, limit).filter((part) => rustTrim(part) !== "");
         return concat(
           defer(() => {
@@ -140,7 +140,10 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
             return EMPTY;
           }),
           ...parts.map((part, at) =>
-            defer(() => sendBubble(part, bubble.index, at === 0 ? bubble.quote : undefined)).pipe(ignoreElements()),
+            defer(() => {
+              departing(); // the next bubble is paced from the last part the user saw
+              return sendBubble(part, bubble.index, at === 0 ? bubble.quote : undefined);
+            }).pipe(ignoreElements()),
           ),
           of(bubble),
         );

@@ -33,8 +33,9 @@ describe.each(stackBuses())("structured delivery end to end (OpenAB's bubble-tes
     const replies = await stack.replyCount(3);
     expect(replies.map((r) => r.content.text)).toEqual(["on it", "your flight moved to 8pm", "gate B12"]);
     for (const reply of replies) expect(reply.request_id).toMatch(/^req_/);
-    // Generous upper bound: the machine is shared; the exact 400 ms is asserted in virtual time.
-    for (const gap of gaps(arrivals)) expect(gap).toBeGreaterThanOrEqual(390), expect(gap).toBeLessThan(2_000);
+    // Generous bounds: the machine is shared; the exact 400 ms (from departure) is asserted in
+    // virtual time, and arrivals jitter by a few ms either way.
+    for (const gap of gaps(arrivals)) expect(gap).toBeGreaterThanOrEqual(350), expect(gap).toBeLessThan(2_000);
     await settle();
     expect(stack.replies).toHaveLength(3);
   });

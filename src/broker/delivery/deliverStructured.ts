@@ -20,8 +20,9 @@ import { replyMessage } from "./replyMessage.js";
 
 /**
  * Structured delivery: the turn's `openab.turn.v1` envelope becomes one message per bubble, in
- * order, `bubble_delay_ms` after the previous bubble's ack. The envelope never reaches the user;
- * a failed send abandons the rest and fails the turn without quoting any bubble.
+ * order, each leaving `bubble_delay_ms` after the previous one left, or at its ack if that is later
+ * (never before it). The envelope never reaches the user; a failed send abandons the rest and fails
+ * the turn without quoting any bubble.
  */
 export function deliverStructured(transcript: TurnTranscript, event: GatewayEvent, context: TurnContext, config: DeliveryConfig): Observable<never> {
   return defer(() => {
@@ -46,7 +47,7 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
     const byBubble = groupByBubble(bubbleMessages(plan, context.messageLimit(event.platform)));
     let delivered = 0;
     const sends = from(byBubble).pipe(
-      paceBubbles((messages) => sendMessages(context, event, messages), delivery.bubble_delay_ms, context.scheduler),
+      paceBubbles((messages, _index, departing) => sendMessages(context, event, messages, departing), delivery.bubble_delay_ms, context.scheduler),
       tap(() => (delivered += 1)),
       ignoreElements(),
     );
@@ -71,10 +72,18 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
   });
 }
 
-/** A bubble's messages (its chunks at the platform limit), sent in order; emits once the last is acked. */
-function sendMessages(context: TurnContext, event: GatewayEvent, messages: readonly BubbleMessage[]): Observable<unknown> {
+/**
+ * A bubble's messages (its chunks at the platform limit), sent in order; emits once the last is
+ * acked. Each marks its departure, so the next bubble is paced from the last chunk the user saw.
+ */
+function sendMessages(context: TurnContext, event: GatewayEvent, messages: readonly BubbleMessage[], departing: () => void): Observable<unknown> {
   return from(messages).pipe(
-    concatMap((message) => context.send(replyMessage(event, message.text, message.replyTo))),
+    concatMap((message) =>
+      defer(() => {
+        departing();
+        return context.send(replyMessage(event, message.text, message.replyTo));
+      }),
+    ),
     last(),
   );
 }

@@ -42,7 +42,7 @@ describe("deliverStructured in virtual time", () => {
     });
   });
 
-  it("measures the gaps from each ack (50 ms acks → 0, 450, 900)", () => {
+  it("paces from each departure when acks are fast (50 ms acks → 0, 400, 800)", () => {
     const scheduler = testScheduler();
     scheduler.run(({ cold, expectObservable }) => {
       const sent: number[] = [];
@@ -50,9 +50,41 @@ describe("deliverStructured in virtual time", () => {
         sent.push(scheduler.now());
         return cold("50ms (a|)").pipe(map(() => ({ messageId: "m" })));
       };
-      expectObservable(deliverStructured(transcript, gatewayEvent(), turnContext(send, scheduler), config)).toBe("950ms |");
+      expectObservable(deliverStructured(transcript, gatewayEvent(), turnContext(send, scheduler), config)).toBe("850ms |");
       scheduler.flush();
-      expect(sent).toEqual([0, 450, 900]);
+      expect(sent).toEqual([0, 400, 800]);
+    });
+  });
+
+  it("waits for the ack when it is slower than the delay (600 ms acks → 0, 600, 1200)", () => {
+    const scheduler = testScheduler();
+    scheduler.run(({ cold, expectObservable }) => {
+      const sent: number[] = [];
+      const send = (): Observable<SendReceipt> => {
+        sent.push(scheduler.now());
+        return cold("600ms (a|)").pipe(map(() => ({ messageId: "m" })));
+      };
+      expectObservable(deliverStructured(transcript, gatewayEvent(), turnContext(send, scheduler), config)).toBe("1800ms |");
+      scheduler.flush();
+      expect(sent).toEqual([0, 600, 1200]);
+    });
+  });
+
+  it("paces a bubble split at the platform limit from its last chunk's departure", () => {
+    const scheduler = testScheduler();
+    scheduler.run(({ cold, expectObservable }) => {
+      const sent: [number, string][] = [];
+      const send = (message: OutboundMessage): Observable<SendReceipt> => {
+        sent.push([scheduler.now(), message.content.text]);
+        return cold("50ms (a|)").pipe(map(() => ({ messageId: "m" })));
+      };
+      // A 10-character limit splits bubble 2 into four chunks (400, 450, 500, 550; the last acked at
+      // 600); bubble 3 leaves 400 ms after the last chunk left, not after bubble 2's first.
+      const context = { ...turnContext(send, scheduler), messageLimit: () => 10 };
+      expectObservable(deliverStructured(transcript, gatewayEvent(), context, config)).toBe("1000ms |");
+      scheduler.flush();
+      expect(sent.map(([at]) => at)).toEqual([0, 400, 450, 500, 550, 950]);
+      expect(sent.at(-1)).toEqual([950, "gate B12"]);
     });
   });
 

@@ -89,7 +89,7 @@ describe("sequentialBubbles", () => {
     expect(calls.map((call) => call.at)).toEqual([0, 400, 800]);
   });
 
-  it("measures each gap from the previous ack: 50 ms acks shift the gaps", () => {
+  it("paces from each departure: with 50 ms acks the bubbles still leave 400 ms apart", () => {
     const scheduler = testScheduler();
     let calls: readonly SendCall[] = [];
     scheduler.run(({ cold, expectObservable }) => {
@@ -98,10 +98,25 @@ describe("sequentialBubbles", () => {
       const { sendBubble } = recorder;
       const turn = cold<AgentEvent>("a 99ms b 99ms c 99ms e|", events);
       const out = turn.pipe(sequentialBubbles({ sendBubble, delayMs: 400, maxBubbles: 4, limit: 4096 }));
-      // a leaves 0, acked 50; b leaves 450, acked 500; c leaves 900, acked 950.
-      expectObservable(out).toBe("950ms (r|)", { r: report({ bubblesSent: 3, transcript: ended() }) });
+      // a leaves 0, acked 50; b leaves 400, acked 450; c leaves 800, acked 850.
+      expectObservable(out).toBe("850ms (r|)", { r: report({ bubblesSent: 3, transcript: ended() }) });
     });
-    expect(calls.map((call) => call.at)).toEqual([0, 450, 900]);
+    expect(calls.map((call) => call.at)).toEqual([0, 400, 800]);
+  });
+
+  it("never sends before the previous ack: 600 ms acks, slower than the delay, set the gaps", () => {
+    const scheduler = testScheduler();
+    let calls: readonly SendCall[] = [];
+    scheduler.run(({ cold, expectObservable }) => {
+      const recorder = recordingSend(scheduler, () => cold("600ms (k|)", { k: receipt }));
+      calls = recorder.calls;
+      const { sendBubble } = recorder;
+      const turn = cold<AgentEvent>("a 99ms b 99ms c 99ms e|", events);
+      const out = turn.pipe(sequentialBubbles({ sendBubble, delayMs: 400, maxBubbles: 4, limit: 4096 }));
+      // a leaves 0, acked 600; b leaves 600, acked 1200; c leaves 1200, acked 1800.
+      expectObservable(out).toBe("1800ms (r|)", { r: report({ bubblesSent: 3, transcript: ended() }) });
+    });
+    expect(calls.map((call) => call.at)).toEqual([0, 600, 1200]);
   });
 
   it("counts the cap over the whole turn, across tool calls: later bubbles are dropped and the turn is capped", () => {
@@ -266,14 +281,14 @@ describe("sequentialBubbles", () => {
       calls = recorder.calls;
       const { sendBubble } = recorder;
       const out = cold<AgentEvent>("(La)-e|", events).pipe(sequentialBubbles({ sendBubble, delayMs: 400, maxBubbles: 4, limit: 10 }));
-      // L's parts leave at 0, 50, 100 (acked 150); a leaves 400 ms after that last ack.
-      expectObservable(out).toBe("600ms (r|)", { r: report({ bubblesSent: 2, transcript: ended() }) });
+      // L's parts leave at 0, 50, 100 (acked 150); a leaves 400 ms after the last part left.
+      expectObservable(out).toBe("550ms (r|)", { r: report({ bubblesSent: 2, transcript: ended() }) });
     });
     expect(calls).toEqual([
       sent(0, "line one", 0),
       sent(50, "line two", 0),
       sent(100, "line three", 0),
-      sent(550, "on it", 1),
+      sent(500, "on it", 1),
     ]);
   });
 
