@@ -2,8 +2,9 @@
 // envelope of `bubbles` bubbles; `sessions` conversations run their turns at once, so several
 // pacing timers share the event loop. The gateway (its own process) acks every send at once and
 // records each reply's arrival on the monotonic clock; the error of a gap is
-// (arrival(n+1) − arrival(n)) − 400 ms. The design paces from the previous ack, so the arrival gap
-// also carries one ack's trip back and one send's trip out — part of what a user sees.
+// (arrival(n+1) − arrival(n)) − 400 ms: the gap a user sees. Bubbles are paced from the previous
+// one's departure (its ack only a lower bound), so with fast acks no round trip is in the gap; what
+// is left is timer lateness, conversations whose timers fall due together, and GC.
 import { devEvent } from "../src/devgateway/devGateway.js";
 import { startAgentBroker } from "./lib/agentBroker.js";
 import { elapsedMs, emit, note, sized, sleep } from "./lib/benchEnv.js";
