@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { idHash } from "./idHash.js";
 import { quietHoursContain } from "./quietHours.js";
-import { MAX_SEEN, packSeen, type SeenEntry, unpackSeen } from "./seenIds.js";
+import { SeenWindow, type SeenWork } from "./seenWindow.js";
 import { checkTimezone, type TriageSettings } from "./triageSettings.js";
 import { EMPTY_TRIAGE_STATE, type TriageState } from "./triageState.js";
 import { cooldownVerdict, dailyCapVerdict, DUPLICATE, QUIET_HOURS, type TriageVerdict, WAKE } from "./triageVerdict.js";
@@ -23,46 +23,75 @@ export interface Admission {
  * - A clock that moved backwards counts as zero elapsed; the day is the calendar date in
  *   `settings.timezone`, so the count rolls over at local midnight.
  *
+ * - O(1) per decision in remembered ids (amortised): the state's window stays decoded between
+ *   decisions on the states `admit` returned (`seenWindow.ts`); `work` counts the ids touched.
+ *
  * Throws TriageSettingsError for a timezone luxon does not know.
  */
-export function admit(state: TriageState | undefined, eventId: string, settings: TriageSettings, nowMs: number): Admission {
+export function admit(state: TriageState | undefined, eventId: string, settings: TriageSettings, nowMs: number, work: SeenWork = { entries: 0 }): Admission {
   const current = state ?? EMPTY_TRIAGE_STATE;
   if (!settings.enabled) return { verdict: WAKE, state: current };
   let next = current;
+  let window: SeenWindow | undefined;
 
   if (settings.dedupeWindowSecs > 0) {
     const nowSec = Math.floor(nowMs / 1000);
+    window = takeWindow(current, settings.dedupeWindowSecs, work);
     // "Strictly older than the window" is dropped: an entry exactly the window old still counts.
-    const cutoff = nowSec - settings.dedupeWindowSecs;
-    const seen = (unpackSeen(current.seen) ?? []).filter((entry) => entry.atSec >= cutoff);
+    window.expire(nowSec - settings.dedupeWindowSecs, work);
     const hash = eventId === "" ? undefined : idHash(eventId);
-    if (hash !== undefined && seen.some((entry) => entry.hash === hash)) return { verdict: DUPLICATE, state: withSeen(current, seen) };
-    if (hash !== undefined) seen.push({ hash, atSec: nowSec });
-    next = withSeen(current, seen.slice(-MAX_SEEN));
+    if (hash !== undefined && window.has(hash, work)) return { verdict: DUPLICATE, state: keep(withSeen(current, window), window) };
+    if (hash !== undefined) window.add(hash, nowSec, work);
+    next = withSeen(current, window);
   }
 
   const local = DateTime.fromMillis(nowMs, { zone: settings.timezone });
   if (!local.isValid) checkTimezone(settings.timezone);
 
   if (settings.quietHours !== undefined && quietHoursContain(settings.quietHours, local.hour * 60 + local.minute)) {
-    return { verdict: QUIET_HOURS, state: next };
+    return { verdict: QUIET_HOURS, state: keep(next, window) };
   }
 
   if (settings.cooldownSecs > 0 && next.lastWakeMs !== undefined) {
     const elapsed = Math.max(0, Math.trunc((nowMs - next.lastWakeMs) / 1000));
-    if (elapsed < settings.cooldownSecs) return { verdict: cooldownVerdict(settings.cooldownSecs - elapsed), state: next };
+    if (elapsed < settings.cooldownSecs) return { verdict: cooldownVerdict(settings.cooldownSecs - elapsed), state: keep(next, window) };
   }
 
   const today = local.toISODate() as string;
   const wokeToday = next.day === today ? next.count : 0;
-  if (settings.dailyCap > 0 && wokeToday >= settings.dailyCap) return { verdict: dailyCapVerdict(settings.dailyCap), state: next };
+  if (settings.dailyCap > 0 && wokeToday >= settings.dailyCap) return { verdict: dailyCapVerdict(settings.dailyCap), state: keep(next, window) };
 
-  return { verdict: WAKE, state: { ...next, lastWakeMs: nowMs, day: today, count: wokeToday + 1 } };
+  return { verdict: WAKE, state: keep({ ...next, lastWakeMs: nowMs, day: today, count: wokeToday + 1 }, window) };
 }
 
-function withSeen(state: TriageState, seen: readonly SeenEntry[]): TriageState {
-  const packed = packSeen(seen);
-  if (packed === state.seen) return state;
+// A decoded window per state `admit` returned, so the next decision on that state neither decodes
+// nor re-packs it. Keyed weakly: a state the store forgot takes its window with it. Small windows
+// are decoded each time instead (bounded work, and no extra heap per idle conversation).
+const windows = new WeakMap<TriageState, SeenWindow>();
+const CACHED_FROM = 16;
+
+/** `state`'s window, now owned by the caller (a state passed to `admit` again decodes afresh). */
+function takeWindow(state: TriageState, windowSecs: number, work: SeenWork): SeenWindow {
+  const cached = windows.get(state);
+  if (cached !== undefined && cached.windowSecs === windowSecs) {
+    windows.delete(state);
+    return cached;
+  }
+  return SeenWindow.decode(state.seen, windowSecs, work);
+}
+
+/** `state`, remembering `window` as its decoded form when that is worth the heap. */
+function keep(state: TriageState, window: SeenWindow | undefined): TriageState {
+  if (window !== undefined && window.size >= CACHED_FROM) {
+    window.settle();
+    windows.set(state, window);
+  }
+  return state;
+}
+
+function withSeen(state: TriageState, window: SeenWindow): TriageState {
+  if (!window.changed) return state;
+  const packed = window.packed();
   const { seen: _dropped, ...rest } = state;
   return packed === undefined ? rest : { seen: packed, ...rest };
 }

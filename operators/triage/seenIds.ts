@@ -16,21 +16,47 @@ export const MAX_SEEN = 1000;
 // entry = 6-char hash + offset from base in w base64url digits. 100 ids in an hour: ~820 chars.
 const PACKED = /^(-?[0-9a-z]+)\.([1-9])([A-Za-z0-9_-]*)$/;
 
-/** The entries, in the order they were seen; `[]` when absent; `undefined` when `packed` is malformed. */
-export function unpackSeen(packed: string | undefined): SeenEntry[] | undefined {
-  if (packed === undefined) return [];
+/** Where a well-formed packed string's entries start, and how they are encoded. */
+export interface PackedSeenHeader {
+  /** The second offsets count from. */
+  readonly base: number;
+  /** base64url digits per offset. */
+  readonly width: number;
+  /** Index of the first entry in the packed string. */
+  readonly bodyStart: number;
+}
+
+/**
+ * The header of `packed`, or `undefined` when `packed` is malformed (exactly when `unpackSeen`
+ * says so). No per-entry work unless an offset could leave the safe-integer range.
+ */
+export function packedSeenHeader(packed: string): PackedSeenHeader | undefined {
   const match = PACKED.exec(packed);
   if (match === null) return undefined;
   const base = Number.parseInt(match[1] as string, 36);
   const width = Number(match[2]);
-  const body = match[3] as string;
+  const bodyStart = packed.length - (match[3] as string).length;
+  const bodyLength = packed.length - bodyStart;
   const size = ID_HASH_CHARS + width;
-  if (!Number.isSafeInteger(base) || body.length === 0 || body.length % size !== 0) return undefined;
+  if (!Number.isSafeInteger(base) || bodyLength === 0 || bodyLength % size !== 0) return undefined;
+  if (base + 64 ** width - 1 > Number.MAX_SAFE_INTEGER) {
+    for (let at = bodyStart; at < packed.length; at += size) {
+      if (!Number.isSafeInteger(base + (decodeDigits(packed.slice(at + ID_HASH_CHARS, at + size)) as number))) return undefined;
+    }
+  }
+  return { base, width, bodyStart };
+}
+
+/** The entries, in the order they were seen; `[]` when absent; `undefined` when `packed` is malformed. */
+export function unpackSeen(packed: string | undefined): SeenEntry[] | undefined {
+  if (packed === undefined) return [];
+  const header = packedSeenHeader(packed);
+  if (header === undefined) return undefined;
+  const { base, width, bodyStart } = header;
+  const size = ID_HASH_CHARS + width;
   const entries: SeenEntry[] = [];
-  for (let at = 0; at < body.length; at += size) {
-    const atSec = base + (decodeDigits(body.slice(at + ID_HASH_CHARS, at + size)) as number);
-    if (!Number.isSafeInteger(atSec)) return undefined;
-    entries.push({ hash: body.slice(at, at + ID_HASH_CHARS), atSec });
+  for (let at = bodyStart; at < packed.length; at += size) {
+    entries.push({ hash: packed.slice(at, at + ID_HASH_CHARS), atSec: base + (decodeDigits(packed.slice(at + ID_HASH_CHARS, at + size)) as number) });
   }
   return entries;
 }

@@ -1,4 +1,4 @@
-import { unpackSeen } from "./seenIds.js";
+import { packedSeenHeader, unpackSeen } from "./seenIds.js";
 
 /**
  * One conversation's triage bookkeeping (per `triageKey`), in the exact form a store keeps:
@@ -36,14 +36,17 @@ export function sameTriageState(a: TriageState, b: TriageState): boolean {
   return a.seen === b.seen && a.lastWakeMs === b.lastWakeMs && a.day === b.day && a.count === b.count;
 }
 
-/** Whether `value` (e.g. parsed from a KV entry) is a well-formed `TriageState`; unknown keys are refused. */
+/**
+ * Whether `value` (e.g. parsed from a KV entry) is a well-formed `TriageState`; unknown keys are
+ * refused. Checks `seen` without decoding its entries, so a read costs O(1) in remembered ids.
+ */
 export function isTriageState(value: unknown): value is TriageState {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const state = value as Record<string, unknown>;
   if (!Object.keys(state).every((key) => key === "seen" || key === "lastWakeMs" || key === "day" || key === "count")) return false;
   const { seen, lastWakeMs, day, count } = state;
   return (
-    (seen === undefined || (typeof seen === "string" && unpackSeen(seen) !== undefined)) &&
+    (seen === undefined || (typeof seen === "string" && packedSeenHeader(seen) !== undefined)) &&
     (lastWakeMs === undefined || Number.isSafeInteger(lastWakeMs)) &&
     (day === undefined || (typeof day === "string" && DAY.test(day))) &&
     typeof count === "number" &&

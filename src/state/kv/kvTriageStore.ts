@@ -4,16 +4,25 @@ import { isTriageState, lastActivityMs, type TriageState } from "../../../operat
 import type { TriageEntry, TriageStore } from "../../../operators/triage/triageStore.js";
 import { StateStoreError } from "../errors.js";
 import { fromKvKey, kvKey } from "./kvKey.js";
-import { isCasConflict, liveEntry, parseEntry, type RecordBucket } from "./storedRecord.js";
+import { isCasConflict, KnownRecords, liveEntry, parseEntry, type RecordBucket } from "./storedRecord.js";
 
 /**
  * Triage state in a NATS KV bucket shared by every worker: `read` is `get`, `compareAndSet` is
  * `create` (no expected revision) or `update(key, value, revision)`, and `sweep` deletes with the
  * revision it read, so a conversation written since is never swept. Revisions are the bucket
  * stream's sequence numbers, never reused, so a stale revision cannot match a re-created key.
+ *
+ * A read that finds the revision this process last wrote or read returns that same state object
+ * instead of parsing the value again, so `admit` finds its decoded dedupe window (kept per state)
+ * and a decision costs O(1) in remembered ids. Only a value another worker wrote is parsed.
  */
+/** Conversations whose last state this process keeps to skip re-parsing (and re-decoding) it. */
+const KNOWN_CONVERSATIONS = 1024;
+
 export class KvTriageStore implements TriageStore {
   readonly #bucket: RecordBucket<TriageState>;
+  /** The state last written or read per encoded key, at its revision. */
+  readonly #known = new KnownRecords<TriageState>(KNOWN_CONVERSATIONS);
 
   constructor(kv: KV) {
     this.#bucket = { kv, store: "triage", isValue: isTriageState };
@@ -21,10 +30,18 @@ export class KvTriageStore implements TriageStore {
 
   read(key: string): Observable<TriageEntry | undefined> {
     return defer(async () => {
-      const entry = await this.#io("read", key, () => liveEntry(this.#bucket.kv, kvKey(key)));
-      if (entry === undefined) return undefined;
-      const { value, revision } = parseEntry(this.#bucket, "read", key, entry);
-      return { state: value, revision };
+      const encoded = kvKey(key);
+      const known = this.#known;
+      const entry = await this.#io("read", key, () => liveEntry(this.#bucket.kv, encoded));
+      if (entry === undefined) {
+        known.delete(encoded);
+        return undefined;
+      }
+      const last = known.get(encoded);
+      if (last?.revision === entry.revision) return { state: last.value, revision: entry.revision };
+      const stored = parseEntry(this.#bucket, "read", key, entry);
+      known.set(encoded, stored);
+      return { state: stored.value, revision: stored.revision };
     });
   }
 
@@ -32,9 +49,13 @@ export class KvTriageStore implements TriageStore {
     return defer(async () => {
       const { kv } = this.#bucket;
       if (expectedRevision !== undefined && expectedRevision <= 0) return false; // no entry has such a revision
+      const encoded = kvKey(key);
       try {
-        if (expectedRevision === undefined) await kv.create(kvKey(key), JSON.stringify(state));
-        else await kv.update(kvKey(key), JSON.stringify(state), expectedRevision);
+        const revision =
+          expectedRevision === undefined ? await kv.create(encoded, JSON.stringify(state)) : await kv.update(encoded, JSON.stringify(state), expectedRevision);
+        // Remembered only when another worker could read it back as this very state.
+        if (isTriageState(state)) this.#known.set(encoded, { value: state, revision });
+        else this.#known.delete(encoded);
         return true;
       } catch (err) {
         if (isCasConflict(err)) return false;
@@ -65,7 +86,10 @@ export class KvTriageStore implements TriageStore {
             (err: unknown) => (isCasConflict(err) ? false : Promise.reject(err)),
           ),
         );
-        if (deleted) removed++;
+        if (deleted) {
+          removed++;
+          this.#known.delete(encoded);
+        }
       }
       return removed;
     });

@@ -18,7 +18,24 @@ describe("idHash", () => {
     // Ids that differ only at the end still differ from the first character (the finalizer mixes).
     expect(new Set(hashes.slice(0, 1000).map((hash) => hash.charAt(0))).size).toBe(64);
   });
+
+  test.prop([fc.string({ unit: "binary", maxLength: 40 })])("equals FNV-1a 64 + fmix64 computed with BigInt, lone surrogates included", (text) => {
+    expect(idHash(text)).toBe(bigIntIdHash(text));
+  });
 });
+
+/** The same digest with BigInt, straight from the definition (what idHash did before it went 32-bit). */
+function bigIntIdHash(text: string): string {
+  const mask = (1n << 64n) - 1n;
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & mask;
+  hash ^= hash >> 33n;
+  hash = (hash * 0xff51afd7ed558ccdn) & mask;
+  hash ^= hash >> 33n;
+  hash = (hash * 0xc4ceb9fe1a85ec53n) & mask;
+  hash ^= hash >> 33n;
+  return encodeDigits(Number(hash >> 28n), 6);
+}
 
 // Pinned (and cross-checked against an independent implementation of FNV-1a 64 + fmix64): a change here would
 // make every running deployment forget its dedupe window.

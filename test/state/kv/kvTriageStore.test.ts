@@ -1,5 +1,8 @@
 import { asyncScheduler, firstValueFrom, from, lastValueFrom, mergeMap, type Observable, of, type SchedulerLike, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
+import { admit } from "../../../operators/triage/admit.js";
+import type { SeenWork } from "../../../operators/triage/seenWindow.js";
+import type { TriageState } from "../../../operators/triage/triageState.js";
 import { triage } from "../../../operators/triage/triage.js";
 import { kvKey } from "../../../src/state/kv/kvKey.js";
 import { KvTriageStore } from "../../../src/state/kv/kvTriageStore.js";
@@ -68,5 +71,29 @@ describe.skipIf(!natsServerAvailable())("KvTriageStore", () => {
     expect(outcomes.filter((outcome) => outcome !== "wake")).toEqual(Array(7).fill("daily_cap"));
     const stored = await firstValueFrom(new KvTriageStore((await nats.open(await nats.connect(), name))).read("telegram:room"));
     expect(stored?.state).toMatchObject({ count: 3, day: "2026-08-25" });
+  });
+
+  it("reads back its own last write as the very state written, so a decision on 1,000 remembered ids stays O(1); another worker's write is parsed", async () => {
+    const { kv, name } = await nats.bucket();
+    const store = new KvTriageStore(kv);
+    const cfg = enabled({ dedupeWindowSecs: 3600 });
+    const t = Date.parse("2026-08-25T12:00:00Z");
+    let state: TriageState | undefined;
+    for (let i = 0; i < 1_000; i++) state = admit(state, `gmail-thread-${i}`, cfg, t + i * 3600).state;
+    expect(await firstValueFrom(store.compareAndSet("telegram:room", state as TriageState, undefined))).toBe(true);
+    let total = 0;
+    for (let i = 0; i < 40; i++) {
+      const entry = await firstValueFrom(store.read("telegram:room"));
+      expect(entry?.state).toBe(state);
+      const work: SeenWork = { entries: 0 };
+      state = admit(entry?.state, `later-${i}`, cfg, t + 3_600_000 + i * 3600, work).state;
+      total += work.entries;
+      expect(await firstValueFrom(store.compareAndSet("telegram:room", state, entry?.revision))).toBe(true);
+    }
+    expect(total / 40).toBeLessThanOrEqual(12);
+    // Another worker's store holds no such object: it parses the value (and equals it).
+    const other = await firstValueFrom(new KvTriageStore(await nats.open(await nats.connect(), name)).read("telegram:room"));
+    expect(other?.state).not.toBe(state);
+    expect(other?.state).toEqual(state);
   });
 });
