@@ -26,6 +26,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: "scale", script: "scale.js" },
   { name: "soak", script: "soak.js", nodeArgs: ["--expose-gc"] },
   { name: "text-paths", script: "textPaths.js" },
+  { name: "triage-admit", script: "triageAdmit.js" },
 ];
 
 function machine(): Machine {
