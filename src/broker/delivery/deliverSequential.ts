@@ -15,7 +15,7 @@ import { replyMessage } from "./replyMessage.js";
 
 /**
  * Sequential delivery: every `openab_message` is sent the moment it arrives (paced from the
- * previous ack); a turn without any falls through to the text path exactly as text mode
+ * previous bubble's departure, never before its ack); a turn without any falls through to the text path exactly as text mode
  * delivers it. A failed send or an agent error after bubbles went out fails the turn; the user
  * keeps what arrived.
  */
