@@ -25,9 +25,15 @@ await gateway.connected();
 const rates: number[] = [];
 let ceiling: JetStreamCeiling;
 let ceilingQuiet: JetStreamCeiling;
+let cpuMicrosPerEvent: number;
 try {
   await ingressRun(gateway, subject, 500, "nats-warmup", 60_000);
+  const cpuBefore = process.cpuUsage();
   for (let run = 0; run < runs; run++) rates.push(await ingressRun(gateway, subject, events, `nats-${run}`, 300_000));
+  const cpu = process.cpuUsage(cpuBefore);
+  // The broker's own CPU per event (edge and worker; gateway and server are other processes):
+  // less sensitive than events/s to what else runs on the machine.
+  cpuMicrosPerEvent = Math.round((cpu.user + cpu.system) / (events * runs));
   await subject.stop();
   await gateway.stop();
   ceiling = await probeJetStream(server.url, Math.min(events, 5_000), { noAsyncTraces: false });
@@ -47,7 +53,7 @@ emit({
   proactiveShare: 1 / PROACTIVE_EVERY,
   partitions: 16,
   natsServer: server.version,
-  turnstream: { eventsPerSecond: Math.round(median(rates)), runs: rates.map((r) => Math.round(r)) },
+  turnstream: { eventsPerSecond: Math.round(median(rates)), runs: rates.map((r) => Math.round(r)), cpuMicrosPerEvent },
   serverCeiling: ceiling,
   serverCeilingNoAsyncTraces: ceilingQuiet,
 });
