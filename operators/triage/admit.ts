@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { idHash } from "./idHash.js";
 import { quietHoursContain } from "./quietHours.js";
-import { SeenWindow, type SeenWork } from "./seenWindow.js";
+import { SeenWindow, type SeenWork, SMALL_WINDOW } from "./seenWindow.js";
 import { checkTimezone, type TriageSettings } from "./triageSettings.js";
 import { EMPTY_TRIAGE_STATE, type TriageState } from "./triageState.js";
 import { cooldownVerdict, dailyCapVerdict, DUPLICATE, QUIET_HOURS, type TriageVerdict, WAKE } from "./triageVerdict.js";
@@ -65,10 +65,12 @@ export function admit(state: TriageState | undefined, eventId: string, settings:
 }
 
 // A decoded window per state `admit` returned, so the next decision on that state neither decodes
-// nor re-packs it. Keyed weakly: a state the store forgot takes its window with it. Small windows
-// are decoded each time instead (bounded work, and no extra heap per idle conversation).
-const windows = new WeakMap<TriageState, SeenWindow>();
-const CACHED_FROM = 16;
+// nor re-packs it. An index costs ~80 B per id (a busy window of 1,000: ~80 KB), so only windows of
+// `SMALL_WINDOW` ids or more get one, and only the `MAX_WINDOWS` most recently used keep theirs:
+// smaller windows are decoded each time (bounded work), and a conversation whose index was evicted,
+// or whose state another worker wrote, decodes once and is cached again.
+const windows = new Map<TriageState, SeenWindow>();
+const MAX_WINDOWS = 512;
 
 /** `state`'s window, now owned by the caller (a state passed to `admit` again decodes afresh). */
 function takeWindow(state: TriageState, windowSecs: number, work: SeenWork): SeenWindow {
@@ -82,9 +84,11 @@ function takeWindow(state: TriageState, windowSecs: number, work: SeenWork): See
 
 /** `state`, remembering `window` as its decoded form when that is worth the heap. */
 function keep(state: TriageState, window: SeenWindow | undefined): TriageState {
-  if (window !== undefined && window.size >= CACHED_FROM) {
+  if (window !== undefined && window.size >= SMALL_WINDOW) {
     window.settle();
+    windows.delete(state);
     windows.set(state, window);
+    if (windows.size > MAX_WINDOWS) windows.delete(windows.keys().next().value as TriageState);
   }
   return state;
 }

@@ -1,5 +1,9 @@
+import { flatString } from "../ingress/flatString.js";
 import { decodeDigits, digitsFor, encodeDigits, ID_HASH_CHARS } from "./idHash.js";
 import { MAX_SEEN, packedSeenHeader } from "./seenIds.js";
+
+/** Below this many ids a window is small: decoded afresh per decision (bounded work) and its string kept flat. */
+export const SMALL_WINDOW = 64;
 
 /** Counts the remembered ids one decision touches (decoded, encoded, dropped, looked up): what "O(1)" is pinned on. */
 export interface SeenWork {
@@ -17,6 +21,10 @@ export interface SeenWork {
  * when an append does not fit; with a clock that only moves forward each id is re-encoded a bounded
  * number of times (≤ 10 for the default hour), so a decision is O(1) amortised. After the clock steps
  * back, ids are out of time order until the older ones leave, and expiring them scans the window.
+ *
+ * What is not O(1): dropping ids from the front of a string that was appended to copies it once
+ * (V8 flattens a rope before slicing it: one native copy, ~8 KB at 1,000 ids), and a KV store
+ * sends the whole string.
  *
  * Mutable, so it belongs to exactly one state at a time (`admit` hands it from its input to its output).
  */
@@ -73,7 +81,12 @@ export class SeenWindow {
 
   /** The packed form, or `undefined` when no id is remembered. */
   packed(): string | undefined {
-    return this.size === 0 ? undefined : `${this.#base.toString(36)}.${this.#width}${this.#body}`;
+    if (this.size === 0) return undefined;
+    const packed = `${this.#base.toString(36)}.${this.#width}${this.#body}`;
+    // A small window's string is what an idle conversation costs, so it is kept flat (a rope costs
+    // a 32-byte node per piece); a big one carries a few nodes on kilobytes, and copying it per
+    // decision would cost more than they do.
+    return this.size < SMALL_WINDOW ? flatString(packed) : packed;
   }
 
   /** Whether `hash` is remembered. */
@@ -171,8 +184,8 @@ export class SeenWindow {
     work.entries += this.size;
     this.#base = min;
     this.#width = Math.min(9, digitsFor(Math.max(max - min, this.windowSecs + Math.ceil(this.windowSecs / 8))));
-    let body = "";
-    for (let i = this.#head; i < this.#ats.length; i++) body += (this.#hashes[i] as string) + encodeDigits((this.#ats[i] as number) - min, this.#width);
-    this.#body = body;
+    const pieces: string[] = [];
+    for (let i = this.#head; i < this.#ats.length; i++) pieces.push((this.#hashes[i] as string) + encodeDigits((this.#ats[i] as number) - min, this.#width));
+    this.#body = pieces.join(""); // one flat string, not a rope of a node per id
   }
 }
