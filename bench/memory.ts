@@ -5,9 +5,8 @@ import { defaultIfEmpty, ignoreElements, lastValueFrom, map, range, toArray } fr
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
 import { inboundDedupeKey, InboundDedupe, settingsFromConfig, triage, type GatewayEvent } from "../operators/index.js";
-import { createSessionPool, MemoryDedupeStore, MemorySessionStore, MemoryTriageStore, resolveConfig } from "../src/index.js";
+import { createLogger, createSessionPool, MemoryDedupeStore, MemorySessionStore, MemoryTriageStore, resolveConfig } from "../src/index.js";
 import { stampAgentPath } from "./lib/agentBroker.js";
 import { emit, note, quick, sized } from "./lib/benchEnv.js";
 import { round } from "./lib/stats.js";
@@ -84,7 +83,7 @@ async function pooledSessionHeap(): Promise<number> {
     agent: { command: process.execPath, args: [stampAgentPath], working_dir: dir },
     pool: { max_sessions: sessions + warm, state_dir: dir },
   });
-  const pool = createSessionPool(config, { env: process.env, logger: pino({ level: "silent" }), store: new MemorySessionStore() });
+  const pool = createSessionPool(config, { env: process.env, logger: createLogger({ level: "silent" }), store: new MemorySessionStore() });
   const turn = (key: string) => lastValueFrom(pool.withSession(key, (session) => session.prompt([{ type: "text", text: "envelope 1" }]).pipe(toArray())));
   try {
     for (let s = 0; s < warm; s++) await turn(`warm-${s}`);

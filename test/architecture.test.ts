@@ -32,3 +32,20 @@ describe("the two kinds of code", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+// pino is an implementation detail of src/log: everything else takes `Logger` and `createLogger`
+// from src/log/logger.ts, so the secret scrubbing and field cleaning there cannot be bypassed.
+describe("logging goes through src/log", () => {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const logDir = join(root, "src", "log");
+  const files = ["src", "operators", "bench", "test"]
+    .flatMap((dir) => sources(join(root, dir)))
+    .filter((path) => !path.startsWith(logDir + "/"));
+
+  it("no file outside src/log imports pino or pino-pretty", () => {
+    const offenders = files
+      .filter((path) => /(from\s+|import\(\s*)"pino(-pretty)?(\/[^"]*)?"/.test(readFileSync(path, "utf8")))
+      .map((path) => path.slice(root.length));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pino } from "pino";
-import { connectBroker, type Broker } from "../../src/index.js";
+import { connectBroker, createLogger, type Broker } from "../../src/index.js";
 
 /** The compiled stamp agent (bench/agents/stampAgent.ts), next to this file's directory in dist-bench. */
 export const stampAgentPath = fileURLToPath(new URL("../agents/stampAgent.js", import.meta.url));
@@ -42,7 +41,7 @@ export async function startAgentBroker(options: AgentBrokerOptions): Promise<Age
       queue: { mode: "followup", debounce_ms: 0 },
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),
     },
-    logger: pino({ level: "silent" }),
+    logger: createLogger({ level: "silent" }),
     role: "all",
   });
   await broker.start();

@@ -1,7 +1,6 @@
-import { pino } from "pino";
 import { EMPTY, filter, ignoreElements, map, take, type Observable } from "rxjs";
 import { settingsFromConfig, triage, type TriageStore } from "../../operators/index.js";
-import { connectBroker, MemoryTriageStore, NatsBus, openSharedState, Pipeline, type Broker, type Role, type TurnHandler } from "../../src/index.js";
+import { connectBroker, createLogger, MemoryTriageStore, NatsBus, openSharedState, Pipeline, type Broker, type Role, type TurnHandler } from "../../src/index.js";
 import { ingressGatewayConfig } from "./gatewayFrames.js";
 import { SettleCounter } from "./settleCounter.js";
 
@@ -57,7 +56,7 @@ export async function startTurnstreamIngress(options: TurnstreamIngressOptions):
       inbound: { debounce_ms: 0 },
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),
     },
-    logger: pino({ level: "silent" }),
+    logger: createLogger({ level: "silent" }),
     role,
     ...(role === "edge" ? {} : { pipeline, turnHandler: instantAgent }),
   });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { AgentConfig } from "../config/index.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { agentEnvironment } from "./agentEnvironment.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
 import { decidePermission, permissionRequestParams, type PermissionMode } from "./permission.js";

@@ -1,6 +1,6 @@
 import { Observable, type Subscriber } from "rxjs";
 import { z } from "zod";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import { isPlainText, untrustedName } from "../../operators/ingress/untrustedText.js";

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { Subject, type Observable } from "rxjs";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
 import { AcpTimeoutError, AcpRequestError, AgentExitedError } from "./errors.js";
 import { parseFrame, rpcErrorCodes, RpcError, type RpcId } from "./jsonRpc.js";

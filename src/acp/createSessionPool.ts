@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { Config } from "../config/index.js";
 import { reportingFileErrors } from "../state/sessionFileError.js";
 import { FileSessionStore, type SessionStore } from "../state/sessionStore.js";

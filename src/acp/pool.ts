@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from "node:path";
 import { concat, defer, finalize, from, Observable, of, type ObservableInput, type Subscription } from "rxjs";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { AgentConfig, Config } from "../config/index.js";
 import type { SessionStore } from "../state/sessionStore.js";

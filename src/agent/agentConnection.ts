@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import { parseFrame, rpcErrorCodes, RpcError, type IncomingFrame, type RpcId } from "../acp/jsonRpc.js";
 import { LineSplitter, type SplitResult } from "../acp/lineSplitter.js";
 import { AgentConnectionClosedError } from "./errors.js";

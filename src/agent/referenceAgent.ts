@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import { z } from "zod";
 import { rpcErrorCodes, RpcError } from "../acp/jsonRpc.js";
 import { packageVersion } from "../version.js";

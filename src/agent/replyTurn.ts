@@ -1,4 +1,4 @@
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import { BubbleSink, bubbleToolResult, type SendNotification } from "./bubbleSink.js";
 import type { ChatMessage, ChatModel, ToolCall } from "./chatCompletions.js";
 import { closingAction } from "./closingText.js";

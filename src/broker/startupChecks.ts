@@ -1,4 +1,4 @@
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import { agentStartProblem } from "../acp/agentStartProblem.js";
 import { stateDirOf } from "../acp/createSessionPool.js";
 import { ConfigError, type Config } from "../config/index.js";

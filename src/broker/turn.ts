@@ -1,5 +1,5 @@
 import type { ObservableInput, SchedulerLike } from "rxjs";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Send } from "../pipeline/send.js";
 

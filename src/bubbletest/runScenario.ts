@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
 import { createBroker } from "../broker/createBroker.js";
 import { DevGateway, devEvent } from "../devgateway/devGateway.js";
+import { createLogger } from "../log/logger.js";
 import type { BubbleScenario } from "./scenarios.js";
 
 export interface ScenarioResult {
@@ -30,16 +30,16 @@ export async function runScenario(scenario: BubbleScenario, agentScript: string,
     arrivals.push(performance.now());
   });
   let ended: "complete" | "failed" | undefined;
-  const logger = pino(
-    { level: "info" },
-    {
+  const logger = createLogger({
+    level: "info",
+    destination: {
       write: (line: string) => {
         const msg = (JSON.parse(line) as { msg?: string }).msg;
         if (msg === "turn complete") ended = "complete";
         if (msg === "turn failed") ended = "failed";
       },
     },
-  );
+  });
   const broker = createBroker({
     logger,
     config: {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { BehaviorSubject, filter, firstValueFrom, map, Subject, takeUntil, timeout, type Observable, type Subscription } from "rxjs";
 import WebSocket from "ws";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";

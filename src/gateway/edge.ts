@@ -1,5 +1,5 @@
 import { catchError, defer, EMPTY, from, mergeMap, of, Subject, Subscription, takeUntil, tap, type SchedulerLike } from "rxjs";
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { debounceInbound } from "../../operators/ingress/debounceInbound.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import { GATEWAY_PROTOCOL_VERSION, type GatewayHello } from "../../operators/ingress/helloFrame.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
 

@@ -1,4 +1,4 @@
-import type { Logger } from "pino";
+import type { Logger } from "../log/logger.js";
 import type { SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { responseOutcome, type GatewayResponse, type ResponseOutcome } from "../../operators/ingress/responseFrame.js";
 import { SendError } from "../pipeline/errors.js";

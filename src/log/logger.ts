@@ -49,6 +49,11 @@ function withCleanChildBindings(logger: Logger): Logger {
   return logger;
 }
 
+/** Synchronous stderr, for a command whose stdout carries a protocol (the `agent` command speaks ACP there). */
+export function stderrDestination(): DestinationStream {
+  return pino.destination({ fd: 2, sync: true });
+}
+
 /** `LOG_LEVEL` from the environment wins over `[log] level`, so a deployment can turn on debug without editing its file. */
 export function resolveLogLevel(configured: LogLevel, envValue: string | undefined): LogLevel {
   if (envValue === undefined || envValue.trim() === "") return configured;

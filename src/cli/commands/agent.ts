@@ -1,8 +1,7 @@
-import { pino } from "pino";
 import { AgentSettingsError } from "../../agent/errors.js";
 import { agentSettingsFrom } from "../../agent/agentSettings.js";
 import { serveReferenceAgent } from "../../agent/referenceAgent.js";
-import { createLogger, resolveLogLevel } from "../../log/logger.js";
+import { createLogger, resolveLogLevel, stderrDestination } from "../../log/logger.js";
 import { exitCodes, parseCommandArgs } from "../cli.js";
 import { UsageError, type CliIo } from "../io.js";
 import { agentUsage } from "../usage.js";
@@ -55,7 +54,7 @@ export async function agentCommand(args: readonly string[], io: CliIo): Promise<
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err), { cause: err });
   }
-  const logger = createLogger({ level, destination: pino.destination({ fd: 2, sync: true }) });
+  const logger = createLogger({ level, destination: stderrDestination() });
 
   const agent = serveReferenceAgent({ input: process.stdin, output: process.stdout, settings, logger });
   await Promise.race([agent.closed, io.shutdownRequested()]);
