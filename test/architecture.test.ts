@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -47,5 +47,47 @@ describe("logging goes through src/log", () => {
       .filter((path) => /(from\s+|import\(\s*)"pino(-pretty)?(\/[^"]*)?"/.test(readFileSync(path, "utf8")))
       .map((path) => path.slice(root.length));
     expect(offenders).toEqual([]);
+  });
+});
+
+/** Relative imports (static `import … from`, `export … from`, and `import("…")`) of one file, as absolute .ts paths. */
+function relativeImports(path: string, text: string): string[] {
+  const specifiers = [...text.matchAll(/(?:from\s+|import\(\s*)"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] as string);
+  return specifiers.map((specifier) => join(dirname(path), specifier.replace(/\.js$/, ".ts")));
+}
+
+/** The import cycles a depth-first search meets, each once, as the files on it relative to the root (none iff the graph has none). */
+function importCycles(files: readonly string[], root: string): string[][] {
+  const known = new Set(files);
+  const edges = new Map(files.map((path) => [path, relativeImports(path, readFileSync(path, "utf8")).filter((to) => known.has(to))]));
+  const cycles = new Map<string, string[]>();
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (path: string): void => {
+    stack.push(path);
+    onStack.add(path);
+    for (const to of edges.get(path) ?? []) {
+      if (onStack.has(to)) {
+        const cycle = stack.slice(stack.indexOf(to)).map((file) => file.slice(root.length));
+        cycles.set([...cycle].sort().join(" "), cycle);
+      } else if (!done.has(to)) visit(to);
+    }
+    stack.pop();
+    onStack.delete(path);
+    done.add(path);
+  };
+  for (const path of files) if (!done.has(path)) visit(path);
+  return [...cycles.values()];
+}
+
+// Imports go one way (e.g. cli.ts → commands/* → exitCodes.ts, commandArgs.ts): a circle makes
+// module initialisation order matter and the layers impossible to read apart.
+describe("no import cycles", () => {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const files = ["src", "operators"].flatMap((dir) => sources(join(root, dir)));
+
+  it("no cycle among the relative imports of src/ and operators/", () => {
+    expect(importCycles(files, root)).toEqual([]);
   });
 });

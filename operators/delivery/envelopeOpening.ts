@@ -1,6 +1,6 @@
 import { escapeAt } from "./envelopeDecodedText.js";
 import { ObjectEnds } from "./envelopeObjectEnds.js";
-import type { EnvelopeSpan } from "./findEnvelopeSpan.js";
+import type { EnvelopeSpan } from "./envelopeSpan.js";
 
 /** The envelope's keys (`delivery-and-triage.md` §2): a cut-off object starting with one is taken for an envelope. */
 const ENVELOPE_KEYS = ["schema", "messages", "next"];

@@ -1,18 +1,10 @@
 import { EnvelopeMarkerIndex, TURN_SCHEMA } from "./envelopeMarkers.js";
 import { ObjectEnds } from "./envelopeObjectEnds.js";
 import { truncatedOpening } from "./envelopeOpening.js";
+import type { EnvelopeSpan } from "./envelopeSpan.js";
 
 export { envelopeMarkers, TURN_SCHEMA } from "./envelopeMarkers.js";
-
-/**
- * Where the envelope sits in a turn's text, as UTF-16 offsets (`text.slice(start, end)`).
- * `complete: false` means the object was never closed: `end` is the text's length.
- */
-export interface EnvelopeSpan {
-  readonly start: number;
-  readonly end: number;
-  readonly complete: boolean;
-}
+export type { EnvelopeSpan } from "./envelopeSpan.js";
 
 /**
  * Finds the envelope as turnstream does: OpenAB's scan wherever it cannot leak, hardened where it

@@ -1,4 +1,3 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../config/index.js";
 import { agentCommand } from "./commands/agent.js";
 import { bubbleTestCommand } from "./commands/bubbleTest.js";
@@ -6,11 +5,10 @@ import { checkConfigCommand } from "./commands/checkConfig.js";
 import { demoCommand } from "./commands/demo.js";
 import { devGatewayCommand } from "./commands/devGateway.js";
 import { runCommand } from "./commands/run.js";
+import { exitCodes } from "./exitCodes.js";
 import { UsageError, type CliIo } from "./io.js";
 import { mainUsage } from "./usage.js";
 import { packageVersion } from "../version.js";
-
-export const exitCodes = { ok: 0, failure: 1, usage: 2 } as const;
 
 /**
  * Runs one CLI invocation and resolves with its exit code. Errors a user can cause (bad flags,
@@ -65,13 +63,4 @@ function reportError(err: unknown, io: CliIo): number {
   const message = err instanceof Error ? err.message : String(err);
   io.stderr(`turnstream: ${message}\n`);
   return exitCodes.failure;
-}
-
-/** `parseArgs` (strict unless told otherwise) with its errors turned into one-line usage errors. */
-export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
-  try {
-    return parseArgs(config); // strict by default
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err), { cause: err });
-  }
 }

@@ -2,7 +2,8 @@ import { AgentSettingsError } from "../../agent/errors.js";
 import { agentSettingsFrom } from "../../agent/agentSettings.js";
 import { serveReferenceAgent } from "../../agent/referenceAgent.js";
 import { createLogger, resolveLogLevel, stderrDestination } from "../../log/logger.js";
-import { exitCodes, parseCommandArgs } from "../cli.js";
+import { parseCommandArgs } from "../commandArgs.js";
+import { exitCodes } from "../exitCodes.js";
 import { UsageError, type CliIo } from "../io.js";
 import { agentUsage } from "../usage.js";
 

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { bubbleScenarios } from "../../bubbletest/scenarios.js";
 import { runScenario, type ScenarioResult } from "../../bubbletest/runScenario.js";
 import { packageRoot } from "../../version.js";
-import { exitCodes, parseCommandArgs } from "../cli.js";
+import { parseCommandArgs } from "../commandArgs.js";
+import { exitCodes } from "../exitCodes.js";
 import { UsageError, type CliIo } from "../io.js";
 import { bubbleTestUsage } from "../usage.js";
 

@@ -1,6 +1,7 @@
 import { stringify } from "smol-toml";
 import { loadConfigFile, maskSecrets } from "../../config/index.js";
-import { exitCodes, parseCommandArgs } from "../cli.js";
+import { parseCommandArgs } from "../commandArgs.js";
+import { exitCodes } from "../exitCodes.js";
 import { UsageError, type CliIo } from "../io.js";
 import { checkConfigUsage } from "../usage.js";
 

@@ -8,7 +8,8 @@ import { createBroker } from "../../broker/createBroker.js";
 import { DevGateway } from "../../devgateway/devGateway.js";
 import { runTerminal } from "../../devgateway/terminal.js";
 import { createLogger } from "../../log/logger.js";
-import { exitCodes, parseCommandArgs } from "../cli.js";
+import { parseCommandArgs } from "../commandArgs.js";
+import { exitCodes } from "../exitCodes.js";
 import { UsageError, type CliIo } from "../io.js";
 import { demoUsage } from "../usage.js";
 

@@ -3,7 +3,8 @@ import { loadConfigFile, defaultConfig } from "../../config/index.js";
 import { devGatewayToken } from "../../config/sections/devGateway.js";
 import { DevGateway, type Refusal } from "../../devgateway/devGateway.js";
 import { runTerminal } from "../../devgateway/terminal.js";
-import { exitCodes, parseCommandArgs } from "../cli.js";
+import { parseCommandArgs } from "../commandArgs.js";
+import { exitCodes } from "../exitCodes.js";
 import { UsageError, type CliIo } from "../io.js";
 import { devGatewayUsage } from "../usage.js";
 

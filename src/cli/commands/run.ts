@@ -2,7 +2,8 @@ import { connectBroker } from "../../broker/connectBroker.js";
 import type { Role } from "../../broker/broker.js";
 import { checkStartup, warnStartupNotices } from "../../broker/startupChecks.js";
 import { defaultConfig, loadConfigFile } from "../../config/index.js";
-import { exitCodes, parseCommandArgs } from "../cli.js";
+import { parseCommandArgs } from "../commandArgs.js";
+import { exitCodes } from "../exitCodes.js";
 import { UsageError, type CliIo } from "../io.js";
 import { runUsage } from "../usage.js";
 
