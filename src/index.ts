@@ -12,9 +12,9 @@ export {
   type StageOperator,
   type StageValues,
 } from "./pipeline/pipeline.js";
-export { SendError, StageError } from "./pipeline/errors.js";
-export type { Send, SendReply } from "./pipeline/send.js";
-export { subjects, type Subjects } from "./pipeline/subjects.js";
+export { StageError } from "./pipeline/errors.js";
+export type { Send } from "./pipeline/send.js";
+export { SendError, subjects, type SendReply, type Subjects } from "./wire/index.js";
 export {
   ConfigError,
   defaultConfig,

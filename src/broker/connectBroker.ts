@@ -3,7 +3,7 @@ import { nuid } from "@nats-io/transport-node";
 import { openBucket } from "../bus/nats/buckets.js";
 import { NatsBus } from "../bus/nats/natsBus.js";
 import { resolveConfig } from "../config/index.js";
-import { subjects } from "../pipeline/subjects.js";
+import { subjects } from "../wire/index.js";
 import { PartitionLeases } from "../scale/partitionLeases.js";
 import { openSharedState } from "../state/kv/sharedState.js";
 import type { Broker } from "./broker.js";

@@ -1,7 +1,7 @@
 import { catchError, concatMap, defer, finalize, of, retry, Subject, timer, type Observable, type Subscription } from "rxjs";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
-import type { Subjects } from "../pipeline/subjects.js";
+import type { Subjects } from "../wire/index.js";
 
 /** A message of the turn stream, with the partition subscription it came from. */
 export interface IntakeMessage<T> {

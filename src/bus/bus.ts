@@ -6,7 +6,7 @@ import type { Observable, SchedulerLike } from "rxjs";
  * implements the same contract, so pipeline code never knows which bus it runs on.
  *
  * Subjects are dot-separated tokens as in NATS. Subscriptions may use `*` (one token) and `>`
- * (one or more trailing tokens). Only `src/pipeline/subjects.ts` spells subject strings.
+ * (one or more trailing tokens). Only `src/wire/subjects.ts` spells subject strings.
  *
  * Payloads are JSON values (no `undefined`, `Date`, `Map`: they do not survive NATS). The
  * in-process bus hands the published object to subscribers without copying it, so publishers and
@@ -17,6 +17,13 @@ import type { Observable, SchedulerLike } from "rxjs";
 export interface Bus {
   /** Where time comes from: timeouts, dedupe windows and pacing all read this scheduler. */
   readonly scheduler: SchedulerLike;
+
+  /**
+   * Whether other processes share this bus (NATS) rather than one process alone (the embedded
+   * bus). On a shared bus an answer can be lost between servers, so a send is asked again, and one
+   * conversation's messages may leave through several edges' sockets, so every send waits for its ack.
+   */
+  readonly shared: boolean;
 
   /**
    * How long after a `consume()` subscription ends the messages it held become deliverable again

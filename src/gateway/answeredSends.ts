@@ -1,5 +1,5 @@
 import { flatString } from "../../operators/ingress/flatString.js";
-import type { SendReply } from "../pipeline/send.js";
+import type { SendReply } from "../wire/index.js";
 
 /**
  * An edge's answers by send id, at most `max` (oldest forgotten first): a worker whose answer was

@@ -8,7 +8,7 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { redactUrl, urlHasToken } from "../config/index.js";
-import { SendError } from "../pipeline/errors.js";
+import { SendError } from "../wire/index.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
 import { legacySent, PendingAcks } from "./pendingAcks.js";

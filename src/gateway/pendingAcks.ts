@@ -1,7 +1,7 @@
 import type { Logger } from "../log/logger.js";
 import type { SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { responseOutcome, type GatewayResponse, type ResponseOutcome } from "../../operators/ingress/responseFrame.js";
-import { SendError } from "../pipeline/errors.js";
+import { SendError } from "../wire/index.js";
 
 /** What a send counts as when the gateway gives no message id of its own (legacy mode). */
 export const legacySent: SendReceipt = { messageId: "gw_sent" };

@@ -9,18 +9,6 @@ export class StageError extends Error {
   }
 }
 
-/** The gateway did not post a message (it answered with a failure or was not reachable). */
-export class SendError extends Error {
-  override readonly name = "SendError";
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
 /**
  * A bubble delivery stopped part-way: what was delivered stays delivered, the rest was abandoned.
  * The message counts bubbles and never carries their text.

@@ -1,21 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { catchError, concatMap, defer, map, retry, throwError, timer, type Observable } from "rxjs";
-import { z } from "zod";
 import type { Bus } from "../bus/bus.js";
 import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
-import { SendError } from "./errors.js";
+import { SEND_ID_HEADER, SendError, sendReplySchema, type Subjects } from "../wire/index.js";
 import type { Pipeline } from "./pipeline.js";
-import type { Subjects } from "./subjects.js";
-
-/** What an edge answers on a send subject after the gateway acked (or refused) the message. */
-export type SendReply = z.infer<typeof sendReplySchema>;
-
-export const sendReplySchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), messageId: z.string() }),
-  z.object({ ok: z.literal(false), code: z.string(), error: z.string() }),
-]);
 
 export interface SenderOptions {
   readonly bus: Bus;
@@ -30,9 +20,6 @@ export interface SenderOptions {
    */
   readonly retries?: number;
 }
-
-/** The header naming one send across its retries. */
-export const SEND_ID_HEADER = "Turnstream-Send-Id";
 
 /** Sends one message: emits its receipt, or nothing when a `beforeSend` operator dropped it. */
 export type Send = (message: OutboundMessage) => Observable<SendReceipt>;

@@ -10,7 +10,7 @@ import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { ConfigError, resolveConfig } from "../../src/config/index.js";
 import { StageError } from "../../src/pipeline/errors.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { subjects } from "../../src/wire/index.js";
 import { gatewayEvent } from "../helpers/events.js";
 import { captureLogs } from "../helpers/logCapture.js";
 

@@ -2,7 +2,7 @@ import { firstValueFrom, lastValueFrom, toArray, type Observable, type Subscript
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bus, BusMessage, DurableMessage, PersistAck, PersistOptions } from "../../src/bus/bus.js";
 import { BusClosedError, BusTimeoutError, ConsumerConflictError, InvalidSubjectError, NoRespondersError } from "../../src/bus/errors.js";
-import { subjects, type Subjects } from "../../src/pipeline/subjects.js";
+import { subjects, type Subjects } from "../../src/wire/index.js";
 
 /** Makes a fresh bus whose durable subjects are `subjects(prefix).turn(…)`. */
 export type BusFactory = (prefix: string) => Promise<Bus>;

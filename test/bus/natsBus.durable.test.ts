@@ -7,7 +7,7 @@ import type { BusConnectionStatus } from "../../src/bus/nats/connectionStatus.js
 import { ConsumerLostError } from "../../src/bus/nats/consumerLostError.js";
 import { NatsBus } from "../../src/bus/nats/natsBus.js";
 import { busSection } from "../../src/config/sections/bus.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { subjects } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 import { persist, quiet, record, seen, waitFor, waitUntil, type Recorder } from "./busContract.js";

@@ -7,7 +7,7 @@ import type { Bus } from "../../src/bus/bus.js";
 import { BusSetupError, InvalidSubjectError } from "../../src/bus/errors.js";
 import { NatsBus } from "../../src/bus/nats/natsBus.js";
 import { busSection } from "../../src/config/sections/bus.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { subjects } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 import { persist, record, waitFor } from "./busContract.js";

@@ -2,7 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { AnsweredSends } from "../../src/gateway/answeredSends.js";
-import type { SendReply } from "../../src/pipeline/send.js";
+import type { SendReply } from "../../src/wire/index.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -3,7 +3,7 @@ import type { OutboundMessage } from "../../operators/delivery/outboundMessage.j
 import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { GatewayConnector } from "../../src/gateway/connector.js";
 import { gatewayUrl, replyFrame } from "../../src/gateway/replyFrame.js";
-import { SendError } from "../../src/pipeline/errors.js";
+import { SendError } from "../../src/wire/index.js";
 import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
 import { until } from "../helpers/stack.js";
 

@@ -7,8 +7,7 @@ import { resolveConfig } from "../../src/config/index.js";
 import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { GatewayConnector } from "../../src/gateway/connector.js";
 import { runEdge } from "../../src/gateway/edge.js";
-import { SEND_ID_HEADER, type SendReply } from "../../src/pipeline/send.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { SEND_ID_HEADER, subjects, type SendReply } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { until } from "../helpers/stack.js";
 
@@ -57,7 +56,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
     gateway: config.gateway!,
     inbound: config.inbound,
     wantAck,
-    submit: async () => [],
+    queue: (_event, done) => done(),
     bus,
     subjects: names,
     logger,

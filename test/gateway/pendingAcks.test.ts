@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GatewayResponse } from "../../operators/ingress/responseFrame.js";
 import { ackResult, legacySent, PendingAcks } from "../../src/gateway/pendingAcks.js";
-import { SendError } from "../../src/pipeline/errors.js";
+import { SendError } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 
 const response = (requestId: string, fields: Partial<GatewayResponse> = {}): GatewayResponse => ({

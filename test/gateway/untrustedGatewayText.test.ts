@@ -3,7 +3,7 @@ import type { OutboundMessage } from "../../operators/delivery/outboundMessage.j
 import { DevGateway, devEvent, type DevGatewayOptions } from "../../src/devgateway/devGateway.js";
 import { GatewayConnector } from "../../src/gateway/connector.js";
 import { createLogger } from "../../src/log/logger.js";
-import { SendError } from "../../src/pipeline/errors.js";
+import { SendError } from "../../src/wire/index.js";
 import { until } from "../helpers/stack.js";
 import { CONTROL_CHARS, expectRecordsBoundedClean } from "../helpers/untrusted.js";
 

@@ -9,7 +9,7 @@ import { NoRespondersError } from "../../src/bus/errors.js";
 import { openBucket } from "../../src/bus/nats/buckets.js";
 import { NatsBus } from "../../src/bus/nats/natsBus.js";
 import { busSection } from "../../src/config/sections/bus.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { subjects } from "../../src/wire/index.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 
 const N = 200;

@@ -5,10 +5,9 @@ import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outb
 import type { Headers } from "../../src/bus/bus.js";
 import { BusClosedError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
-import { SendError } from "../../src/pipeline/errors.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
-import { createSender, SEND_ID_HEADER, type SendReply, type SenderOptions } from "../../src/pipeline/send.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { createSender, type SenderOptions } from "../../src/pipeline/send.js";
+import { SEND_ID_HEADER, SendError, subjects, type SendReply } from "../../src/wire/index.js";
 import { testScheduler } from "../helpers/marbles.js";
 
 const names = subjects();

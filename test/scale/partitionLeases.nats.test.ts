@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openBucket } from "../../src/bus/nats/buckets.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { subjects } from "../../src/wire/index.js";
 import { PartitionLeases } from "../../src/scale/partitionLeases.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";

@@ -12,7 +12,7 @@ import { Observable, asyncScheduler, defer, from, map, type SchedulerLike, type 
 import { requestTimeout } from "../requestTimeout.js";
 import type { Config } from "../../config/index.js";
 import { createLogger, type Logger } from "../../log/logger.js";
-import { subjects, type Subjects } from "../../pipeline/subjects.js";
+import { subjects, type Subjects } from "../../wire/index.js";
 import type {
   Bus,
   BusMessage,
@@ -55,33 +55,42 @@ const DRAIN_TIMEOUT_MS = 5_000;
  */
 export class NatsBus implements Bus {
   readonly scheduler: SchedulerLike;
+  readonly shared = true;
   readonly handBackDelayMs = HAND_BACK_DELAY_MS;
-  private readonly names: Subjects;
-  /** Durable subjects are the turn subjects: `<prefix>.turn.<partition>`, as `subjects.turn()` spells them. */
-  private readonly durablePrefix: string;
-  private readonly live = new Set<Subscriber<unknown>>();
-  private readonly pendingRequests = new Set<Subscriber<unknown>>();
-  private closing: Promise<void> | undefined;
+  /** The bus's connection, e.g. for `openBucket`. Closed by `close()`. */
+  readonly connection: NatsConnection;
+  /** The `[bus]` section this bus was set up with. */
+  readonly config: Config["bus"];
+  /** This deployment's subjects: the turn subjects are the durable ones. */
+  readonly #names: Subjects;
+  readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
+  readonly #logger: Logger;
+  readonly #live = new Set<Subscriber<unknown>>();
+  readonly #pendingRequests = new Set<Subscriber<unknown>>();
+  #closing: Promise<void> | undefined;
 
   private constructor(
-    /** The bus's connection, e.g. for `openBucket`. Closed by `close()`. */
-    readonly connection: NatsConnection,
-    /** The `[bus]` section this bus was set up with. */
-    readonly config: Config["bus"],
-    private readonly js: JetStreamClient,
-    private readonly jsm: JetStreamManager,
-    private readonly logger: Logger,
+    connection: NatsConnection,
+    config: Config["bus"],
+    js: JetStreamClient,
+    jsm: JetStreamManager,
+    logger: Logger,
     scheduler: SchedulerLike,
   ) {
+    this.connection = connection;
+    this.config = config;
+    this.#js = js;
+    this.#jsm = jsm;
+    this.#logger = logger;
     this.scheduler = scheduler;
-    this.names = subjects(config.prefix);
-    this.durablePrefix = `${config.prefix}.turn.`;
+    this.#names = subjects(config.prefix);
     this.status().subscribe((change) => logStatus(logger, change));
     void connection.closed().then((err) => {
-      if (this.closing !== undefined) return;
+      if (this.#closing !== undefined) return;
       logger.error({ err }, "bus connection closed");
-      this.closing = Promise.resolve();
-      this.endSubscriptions();
+      this.#closing = Promise.resolve();
+      this.#endSubscriptions();
     });
   }
 
@@ -102,10 +111,10 @@ export class NatsBus implements Bus {
     }
     try {
       const { js, jsm } = await openJetStream(nc, url);
-      const stream = subjects(bus.prefix).stream;
+      const { stream, streamSubjects } = subjects(bus.prefix);
       await ensureTurnStream(jsm, {
         name: stream,
-        subjects: [`${bus.prefix}.turn.>`],
+        subjects: streamSubjects,
         duplicateWindowMs: bus.duplicate_window_secs * 1000,
       });
       logger.info({ url, server: nc.info?.version, stream }, "bus connected");
@@ -117,8 +126,8 @@ export class NatsBus implements Bus {
   }
 
   ackPending(durable: string): Promise<number> {
-    this.assertOpen();
-    return ackPendingOf(this.jsm, this.names.stream, durable);
+    this.#assertOpen();
+    return ackPendingOf(this.#jsm, this.#names.stream, durable);
   }
 
   /** Connection changes, for as long as subscribed; completes when the bus closes. */
@@ -127,7 +136,7 @@ export class NatsBus implements Bus {
   }
 
   publish<T>(subject: string, data: T, options?: PublishOptions): void {
-    this.assertOpen();
+    this.#assertOpen();
     validateSubject(subject, { wildcards: false });
     this.connection.publish(subject, encodePayload(data), { headers: toMsgHdrs(options?.headers) });
   }
@@ -135,20 +144,20 @@ export class NatsBus implements Bus {
   subscribe<T>(subject: string, options?: SubscribeOptions): Observable<BusMessage<T>> {
     // A custom Observable: the NATS subscription lives exactly as long as the Observable's.
     return new Observable<BusMessage<T>>((subscriber) => {
-      this.assertOpen();
+      this.#assertOpen();
       validateSubject(subject, { wildcards: true });
       const sub = this.connection.subscribe(subject, {
         queue: options?.queue,
         callback: (err, msg) => {
           if (err !== null) return subscriber.error(err);
-          const payload = this.decode(msg);
+          const payload = this.#decode(msg);
           if (payload !== undefined) subscriber.next(new NatsBusMessage<T>(msg, payload.data as T));
         },
       });
-      this.live.add(subscriber);
+      this.#live.add(subscriber);
       void sub.closed.then(() => subscriber.complete());
       return () => {
-        this.live.delete(subscriber);
+        this.#live.delete(subscriber);
         if (!sub.isClosed()) sub.unsubscribe();
       };
     });
@@ -158,7 +167,7 @@ export class NatsBus implements Bus {
     const { timeoutMs } = options;
     // A custom Observable: each subscription owns one reply inbox, dropped when the caller stops waiting.
     const reply = new Observable<TRes>((subscriber) => {
-      this.assertOpen();
+      this.#assertOpen();
       validateSubject(subject, { wildcards: false });
       const inbox = createInbox();
       const sub = this.connection.subscribe(inbox, {
@@ -167,16 +176,16 @@ export class NatsBus implements Bus {
           if (err !== null) return subscriber.error(err);
           if (noResponders(msg)) return subscriber.error(new NoRespondersError(subject, { cause: new NatsNoRespondersError(subject) }));
           // A reply that does not parse is dropped: the request then times out.
-          const payload = this.decode(msg);
+          const payload = this.#decode(msg);
           if (payload === undefined) return;
           subscriber.next(payload.data as TRes);
           subscriber.complete();
         },
       });
-      this.pendingRequests.add(subscriber);
+      this.#pendingRequests.add(subscriber);
       this.connection.publish(subject, encodePayload(data), { reply: inbox, headers: toMsgHdrs(options.headers) });
       return () => {
-        this.pendingRequests.delete(subscriber);
+        this.#pendingRequests.delete(subscriber);
         if (!sub.isClosed()) sub.unsubscribe();
       };
     });
@@ -186,10 +195,10 @@ export class NatsBus implements Bus {
   /** Only turn subjects are durable: anything else is an `InvalidSubjectError`, as the stream would not store it. */
   persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck> {
     return defer(() => {
-      this.assertOpen();
+      this.#assertOpen();
       validateSubject(subject, { wildcards: false });
-      this.assertDurable(subject);
-      const publishing = this.js.publish(subject, encodePayload(data), {
+      this.#assertDurable(subject);
+      const publishing = this.#js.publish(subject, encodePayload(data), {
         ...(options?.msgId === undefined ? {} : { msgID: options.msgId }),
         headers: toMsgHdrs(options?.headers),
       });
@@ -199,21 +208,21 @@ export class NatsBus implements Bus {
 
   consume<T>(filter: string, options: ConsumeOptions): Observable<DurableMessage<T>> {
     return defer(() => {
-      this.assertOpen();
+      this.#assertOpen();
       validateSubject(filter, { wildcards: true });
-      this.assertDurable(filter);
+      this.#assertDurable(filter);
       const { durable, maxAckPending = DEFAULT_MAX_ACK_PENDING } = options;
       if (!Number.isInteger(maxAckPending) || maxAckPending < 1) {
         throw new RangeError(`maxAckPending must be a positive integer, got ${maxAckPending}`);
       }
       const context = {
-        js: this.js,
-        jsm: this.jsm,
-        stream: this.names.stream,
+        js: this.#js,
+        jsm: this.#jsm,
+        stream: this.#names.stream,
         ackWaitMs: this.config.ack_wait_secs * 1000,
-        logger: this.logger,
+        logger: this.#logger,
       };
-      return this.tracked(consumeDurable<T>(context, { durable, filter, maxAckPending }));
+      return this.#tracked(consumeDurable<T>(context, { durable, filter, maxAckPending }));
     });
   }
 
@@ -222,44 +231,44 @@ export class NatsBus implements Bus {
    * their held messages back first), then drains the connection. Idempotent.
    */
   async close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.endSubscriptions();
+    this.#closing ??= (async () => {
+      this.#endSubscriptions();
       await drain(this.connection);
     })();
-    return this.closing;
+    return this.#closing;
   }
 
-  private endSubscriptions(): void {
-    for (const pending of [...this.pendingRequests]) pending.error(new BusClosedError());
-    for (const subscriber of [...this.live]) subscriber.complete();
+  #endSubscriptions(): void {
+    for (const pending of [...this.#pendingRequests]) pending.error(new BusClosedError());
+    for (const subscriber of [...this.#live]) subscriber.complete();
   }
 
   /** `source` completed by `close()`: registered while subscribed. */
-  private tracked<T>(source: Observable<T>): Observable<T> {
+  #tracked<T>(source: Observable<T>): Observable<T> {
     return new Observable<T>((subscriber) => {
-      this.live.add(subscriber);
+      this.#live.add(subscriber);
       const subscription = source.subscribe(subscriber);
       return () => {
-        this.live.delete(subscriber);
+        this.#live.delete(subscriber);
         subscription.unsubscribe();
       };
     });
   }
 
-  private assertOpen(): void {
-    if (this.closing !== undefined) throw new BusClosedError();
+  #assertOpen(): void {
+    if (this.#closing !== undefined) throw new BusClosedError();
   }
 
-  private assertDurable(subject: string): void {
-    if (!subject.startsWith(this.durablePrefix)) {
-      throw new InvalidSubjectError(subject, `not a durable subject: only ${this.durablePrefix}… subjects are stored`);
+  #assertDurable(subject: string): void {
+    if (!this.#names.isTurn(subject)) {
+      throw new InvalidSubjectError(subject, `not a durable subject: only ${this.#names.streamSubjects.join(", ")} subjects are stored`);
     }
   }
 
-  private decode(msg: Msg): { data: unknown } | undefined {
+  #decode(msg: Msg): { data: unknown } | undefined {
     const payload = decodePayload(msg.data);
     if (payload.ok) return payload;
-    this.logger.warn({ reason: payload.reason, subject: msg.subject }, "bus message dropped");
+    this.#logger.warn({ reason: payload.reason, subject: msg.subject }, "bus message dropped");
     return undefined;
   }
 }

@@ -1,7 +1,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { openBucket } from "../../bus/nats/buckets.js";
 import type { Config } from "../../config/schema.js";
-import { subjects } from "../../pipeline/subjects.js";
+import { subjects } from "../../wire/index.js";
 import type { DedupeStore } from "../dedupeStore.js";
 import type { DeliveryLedger } from "../deliveryLedger.js";
 import type { SessionStore } from "../sessionStore.js";

@@ -1,8 +1,8 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { validateSubject } from "../../src/bus/subjectMatch.js";
-import { fromSubjectToken, maxTokenLength, subjectToken } from "../../src/pipeline/subjectToken.js";
-import { subjects } from "../../src/pipeline/subjects.js";
+import { fromSubjectToken, maxTokenLength, subjectToken } from "../../src/wire/subjectToken.js";
+import { subjects } from "../../src/wire/subjects.js";
 
 /** What a NATS subject token may hold: no separator, wildcard, whitespace or control character. */
 const SAFE_TOKEN = /^[A-Za-z0-9_%~-]+$/;

@@ -23,6 +23,10 @@ export interface Subjects {
   partitionConsumer(partition: number): string;
   /** JetStream stream holding every `turn(…)` subject. */
   readonly stream: string;
+  /** The subjects `stream` stores: every turn subject (`>`, as existing streams were created with). */
+  readonly streamSubjects: readonly string[];
+  /** Whether a subject or filter lies among the turn subjects, the only durable ones. */
+  isTurn(subject: string): boolean;
   /** NATS KV bucket names of the shared state. */
   readonly buckets: {
     /** Partition leases and worker presence. */
@@ -56,6 +60,8 @@ export function subjects(prefix = "turnstream"): Subjects {
       return `${name}_p${partition}`;
     },
     stream: `${name}_turns`,
+    streamSubjects: [`${prefix}.turn.>`],
+    isTurn: (subject) => subject.startsWith(`${prefix}.turn.`),
     buckets: {
       leases: `${name}_leases`,
       triage: `${name}_triage`,

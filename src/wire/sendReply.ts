@@ -1,0 +1,12 @@
+import { z } from "zod";
+
+/** What an edge answers on a send subject after the gateway acked (or refused) the message. */
+export type SendReply = z.infer<typeof sendReplySchema>;
+
+export const sendReplySchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), messageId: z.string() }),
+  z.object({ ok: z.literal(false), code: z.string(), error: z.string() }),
+]);
+
+/** The header naming one send across its retries, so an edge answers a retry from its record instead of posting twice. */
+export const SEND_ID_HEADER = "Turnstream-Send-Id";
