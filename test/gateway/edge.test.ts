@@ -56,7 +56,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
     gateway: config.gateway!,
     inbound: config.inbound,
     wantAck,
-    queue: (_event, done) => done(),
+    submit: async () => [],
     bus,
     subjects: names,
     logger,
