@@ -30,16 +30,8 @@ export async function runScenario(scenario: BubbleScenario, agentScript: string,
     arrivals.push(performance.now());
   });
   let ended: "complete" | "failed" | undefined;
-  const logger = createLogger({
-    level: "info",
-    destination: {
-      write: (line: string) => {
-        const msg = (JSON.parse(line) as { msg?: string }).msg;
-        if (msg === "turn complete") ended = "complete";
-        if (msg === "turn failed") ended = "failed";
-      },
-    },
-  });
+  // The broker's logs are for operators; the runner learns that the turn ended from the data.
+  const logger = createLogger({ level: "silent" });
   const broker = createBroker({
     logger,
     config: {
@@ -50,6 +42,7 @@ export async function runScenario(scenario: BubbleScenario, agentScript: string,
       reactions: { enabled: false },
     },
   });
+  const settled = broker.settledTurns.subscribe((turn) => (ended = turn.ok ? "complete" : "failed"));
   try {
     await broker.start();
     await until(() => gateway.brokerCount > 0, timeoutMs);
@@ -58,6 +51,7 @@ export async function runScenario(scenario: BubbleScenario, agentScript: string,
     await new Promise((resolve) => setTimeout(resolve, 300)); // anything late would show up now
   } finally {
     await broker.stop({ graceMs: 2_000 });
+    settled.unsubscribe();
     await gateway.close();
     rmSync(stateDir, { recursive: true, force: true });
   }
