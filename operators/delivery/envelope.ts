@@ -27,7 +27,7 @@ export interface TurnPlan {
   readonly next: TurnNext;
   /**
    * Bubbles a `silent` envelope declared and that are not sent. When > 0 the caller warns
-   * `SILENT_WITH_MESSAGES_LOG` (field `bubbles`).
+   * (field `bubbles`), as upstream does.
    */
   readonly silenced: number;
 }
@@ -36,10 +36,6 @@ export type EnvelopeResult =
   | { readonly ok: true; readonly plan: TurnPlan }
   /** `foundEnvelope`: the leak guard (see `foundEnvelope` in `envelopeError.ts`). */
   | { readonly ok: false; readonly error: EnvelopeError; readonly foundEnvelope: boolean };
-
-/** Upstream's warning when `silent` wins over declared bubbles. */
-export const SILENT_WITH_MESSAGES_LOG =
-  "structured turn declared next.type=silent with non-empty messages; sending nothing";
 
 /**
  * OpenAB's `parse_structured` (`delivery-and-triage.md` §3): finds the envelope in the turn body

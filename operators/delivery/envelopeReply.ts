@@ -8,9 +8,6 @@ import { SESSION_RESET_NOTICE, type TurnTranscript } from "./turnTranscript.js";
 /** The reset notice as a bubble of its own: without the blank line that joins it to text. */
 export const RESET_NOTICE_BUBBLE = rustTrim(SESSION_RESET_NOTICE);
 
-export const STRUCTURED_SEND_FAILED_LOG = "structured bubble send failed; abandoning the rest of the turn";
-export const STRUCTURED_DELIVERED_LOG = "structured turn delivered";
-
 /** A finished structured turn's reply, before chunking (`delivery-and-triage.md` §8, steps 1–3). */
 export interface StructuredReplyPlan {
   /** In order; the reset notice, when due, is bubble 0 and counts in `total`. Empty: send nothing. */
@@ -22,11 +19,11 @@ export interface StructuredReplyPlan {
   /** From `[[delivery:…]]`; the caller warns when it differs from `[delivery] schema` (§8.1). */
   readonly declaredSchema?: string;
   readonly next?: TurnNext;
-  /** Logged by the caller (`STRUCTURED_PARSE_FAILED_LOG`, fields `error`, `policy`). */
+  /** Logged by the caller (fields `error`, `policy`). */
   readonly parseFailure?: ParseFailure;
-  /** Logged by the caller (`TOOL_PROPOSAL_LOG`, field `tool`); never executed. */
+  /** Logged by the caller (field `tool`); never executed. */
   readonly toolProposal?: ToolProposal;
-  /** Bubbles a silent envelope declared (caller warns `SILENT_WITH_MESSAGES_LOG`, field `bubbles`). */
+  /** Bubbles a silent envelope declared (the caller warns, field `bubbles`). */
   readonly silenced?: number;
   /**
    * The agent's error: the caller delivers the bubbles, then fails the turn with it (§12 (e)). A

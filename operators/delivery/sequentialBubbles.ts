@@ -25,16 +25,6 @@ import { splitMessage } from "./splitMessage.js";
 import { emptyTranscript, reduceTranscript, type TurnTranscript } from "./turnTranscript.js";
 import type { SendReceipt } from "./outboundMessage.js";
 
-/** Warned (once per turn) when an agent emits `openab_message` while `[delivery] mode` is not `sequential`. */
-export const SEQUENTIAL_MODE_OFF_WARNING =
-  "received a sequential message event but [delivery] mode is not `sequential`; ignoring it (the turn's text is delivered normally at the end)";
-
-/** Warned when a sequential turn reaches `max_bubbles` (fields `bubble`, `max_bubbles`, `delivered`). */
-export const SEQUENTIAL_CAPPED_WARNING = "sequential turn reached max_bubbles; dropping the rest";
-
-/** Logged at error level when a bubble's send fails (fields `error`, `platform`, `bubble`, `delivered`). */
-export const SEQUENTIAL_SEND_FAILED_LOG = "sequential bubble send failed; abandoning the rest of the turn";
-
 export interface SequentialBubblesOptions {
   /**
    * Sends one message and completes when the gateway acked it (an error fails the send). Called
@@ -185,7 +175,7 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
 /**
  * For turns whose `[delivery] mode` is not `sequential`: passes every event through unchanged and
  * calls `warn` for the turn's first `openab_message` only (once per subscription, i.e. per turn),
- * so the caller logs `SEQUENTIAL_MODE_OFF_WARNING` once; the bubble itself is ignored by the text
+ * so the caller warns once; the bubble itself is ignored by the text
  * path, which delivers the turn's text as usual.
  */
 export function warnIgnoredBubbles(warn: (bubble: OpenabMessageEvent) => void): MonoTypeOperatorFunction<AgentEvent> {

@@ -1,12 +1,5 @@
 import type { SequentialReport } from "./sequentialBubbles.js";
 
-/** Debug when a sequential turn sent ≥ 1 bubble (fields `platform`, `bubbles`, `capped`). */
-export const SEQUENTIAL_DELIVERED_LOG = "sequential turn delivered";
-/** Debug when a sequential turn attempted no bubble and takes the text path (field `has_text`). */
-export const SEQUENTIAL_FALLBACK_LOG = "sequential turn emitted no bubbles; falling back to the text path";
-/** Debug when a capped turn is reported as a success (field `sent`). */
-export const SEQUENTIAL_CAPPED_LOG = "sequential turn was capped, not failed";
-
 /** What a finished sequential turn comes to (`delivery-and-triage.md` §12.1). */
 export type SequentialOutcome =
   | { readonly kind: "success" }

@@ -13,7 +13,7 @@ export interface StructuredOptions extends EnvelopeLimits {
   readonly parseErrorText: string;
 }
 
-/** A turn whose output did not parse: the caller warns `STRUCTURED_PARSE_FAILED_LOG` with these fields. */
+/** A turn whose output did not parse; the caller logs it with these fields. */
 export interface ParseFailure {
   /** The error's display string (`delivery-and-triage.md` §6). */
   readonly error: string;
@@ -22,7 +22,7 @@ export interface ParseFailure {
   readonly kind: EnvelopeErrorKind;
 }
 
-/** `next: tool`: logged (`TOOL_PROPOSAL_LOG`, field `tool` = name), never executed. */
+/** `next: tool`: the caller logs the name, never executes it. */
 export interface ToolProposal {
   readonly name: string;
   readonly arguments: unknown;
@@ -40,17 +40,13 @@ export type StructuredBubblesPlan =
     }
   | {
       readonly kind: "nothing";
-      /** `silent_turn`: the agent chose to say nothing (info `DELIVERED_NOTHING_LOG`, field `next`); `parse_error`: the `silent` policy. */
+      /** `silent_turn`: the agent chose to say nothing (`next` says how); `parse_error`: the `silent` policy. */
       readonly reason: "silent_turn" | "parse_error";
       readonly next?: TurnNext;
-      /** Bubbles a silent envelope declared; when > 0 the caller warns `SILENT_WITH_MESSAGES_LOG`. */
+      /** Bubbles a silent envelope declared; when > 0 the caller warns that silence won over them. */
       readonly silenced?: number;
       readonly parseFailure?: ParseFailure;
     };
-
-export const STRUCTURED_PARSE_FAILED_LOG = "structured turn did not parse";
-export const TOOL_PROPOSAL_LOG = "structured turn proposed a tool call; not executed in this phase";
-export const DELIVERED_NOTHING_LOG = "structured turn delivered nothing";
 
 /**
  * OpenAB's `plan_structured_bubbles` (`delivery-and-triage.md` §7): the envelope's bubbles, or what

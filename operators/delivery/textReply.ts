@@ -11,9 +11,6 @@ export const NO_RESPONSE_TEXT = "_(no response)_";
 export const SILENT_FAILURE_TEXT =
   "⚠️ The agent did not produce a response. This usually indicates a backend configuration issue — not an intentional empty reply. Please try again later.";
 
-/** OpenAB's warning for a silent failure; the caller logs it when `silentFailure` is set. */
-export const SILENT_FAILURE_LOG = "agent returned empty turn (0 output tokens) — likely provider/model/auth failure";
-
 export interface TextReplyOptions {
   /** `[reactions] tool_display`. */
   readonly toolDisplay: ToolDisplay;
@@ -30,7 +27,7 @@ export interface TextReply {
   readonly replyTo?: string;
   /** From `[[delivery:…]]`; the caller warns when it differs from `[delivery] schema`. */
   readonly declaredSchema?: string;
-  /** Set when the turn was empty with `end_turn` and 0 output tokens; the caller logs `SILENT_FAILURE_LOG`. */
+  /** Set when the turn was empty with `end_turn` and 0 output tokens; the caller warns (OpenAB does). */
   readonly silentFailure?: boolean;
 }
 

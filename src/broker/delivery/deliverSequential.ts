@@ -1,15 +1,17 @@
 import { concatMap, EMPTY, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
-import {
-  SEQUENTIAL_CAPPED_WARNING,
-  SEQUENTIAL_SEND_FAILED_LOG,
-  sequentialBubbles,
-  type SequentialReport,
-} from "../../../operators/delivery/sequentialBubbles.js";
-import { SEQUENTIAL_CAPPED_LOG, SEQUENTIAL_DELIVERED_LOG, SEQUENTIAL_FALLBACK_LOG, sequentialOutcome } from "../../../operators/delivery/sequentialOutcome.js";
+import { sequentialBubbles, type SequentialReport } from "../../../operators/delivery/sequentialBubbles.js";
+import { sequentialOutcome } from "../../../operators/delivery/sequentialOutcome.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { DeliveryIncompleteError } from "../../pipeline/errors.js";
 import type { TurnContext } from "../turn.js";
+import {
+  SEQUENTIAL_CAPPED_LOG,
+  SEQUENTIAL_CAPPED_WARNING,
+  SEQUENTIAL_DELIVERED_LOG,
+  SEQUENTIAL_FALLBACK_LOG,
+  SEQUENTIAL_SEND_FAILED_LOG,
+} from "./deliveryLogMessages.js";
 import { deliverText, type DeliveryConfig } from "./deliverText.js";
 import { replyMessage } from "./replyMessage.js";
 

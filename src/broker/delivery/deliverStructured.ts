@@ -1,20 +1,19 @@
 import { catchError, concat, concatMap, defer, EMPTY, from, ignoreElements, last, tap, throwError, type Observable } from "rxjs";
-import {
-  bubbleMessages,
-  planStructuredReply,
-  STRUCTURED_DELIVERED_LOG,
-  STRUCTURED_SEND_FAILED_LOG,
-  structuredDeliveryIncomplete,
-  type BubbleMessage,
-} from "../../../operators/delivery/envelopeReply.js";
-import { SILENT_WITH_MESSAGES_LOG } from "../../../operators/delivery/envelope.js";
+import { bubbleMessages, planStructuredReply, structuredDeliveryIncomplete, type BubbleMessage } from "../../../operators/delivery/envelopeReply.js";
 import { paceBubbles } from "../../../operators/delivery/paceBubbles.js";
-import { DELIVERED_NOTHING_LOG, STRUCTURED_PARSE_FAILED_LOG, TOOL_PROPOSAL_LOG } from "../../../operators/delivery/structuredBubbles.js";
 import type { TurnTranscript } from "../../../operators/delivery/turnTranscript.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { untrustedName } from "../../../operators/ingress/untrustedText.js";
 import { AgentTurnError, DeliveryIncompleteError } from "../../pipeline/errors.js";
 import type { TurnContext } from "../turn.js";
+import {
+  DELIVERED_NOTHING_LOG,
+  SILENT_WITH_MESSAGES_LOG,
+  STRUCTURED_DELIVERED_LOG,
+  STRUCTURED_PARSE_FAILED_LOG,
+  STRUCTURED_SEND_FAILED_LOG,
+  TOOL_PROPOSAL_LOG,
+} from "./deliveryLogMessages.js";
 import { warnOnDeclaredSchema, type DeliveryConfig } from "./deliverText.js";
 import { replyMessage } from "./replyMessage.js";
 

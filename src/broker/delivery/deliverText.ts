@@ -2,17 +2,15 @@ import { concatMap, EMPTY, from, ignoreElements, type Observable } from "rxjs";
 import { rustTrimEnd } from "../../../operators/delivery/rustWhitespace.js";
 import { silentReply } from "../../../operators/delivery/silentReply.js";
 import { splitMessage } from "../../../operators/delivery/splitMessage.js";
-import { composeTextReply, SILENT_FAILURE_LOG, splitDelivery } from "../../../operators/delivery/textReply.js";
+import { composeTextReply, splitDelivery } from "../../../operators/delivery/textReply.js";
 import { SESSION_RESET_NOTICE, type TurnTranscript } from "../../../operators/delivery/turnTranscript.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { Config } from "../../config/index.js";
 import type { TurnContext } from "../turn.js";
+import { SILENT_FAILURE_LOG, SILENT_REPLY_LOG } from "./deliveryLogMessages.js";
 import { replyMessage } from "./replyMessage.js";
 
 export type DeliveryConfig = Pick<Config, "delivery" | "reactions" | "silent">;
-
-/** Logged (info, `reason`) when a silent reply sends nothing. */
-export const SILENT_REPLY_LOG = "silent reply: nothing delivered";
 
 /**
  * OpenAB's text path: one reply split at the platform limit, sent one message after another.

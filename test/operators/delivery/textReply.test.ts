@@ -7,7 +7,6 @@ import {
   NO_RESPONSE_TEXT,
   planTextReply,
   selectDeliveryText,
-  SILENT_FAILURE_LOG,
   SILENT_FAILURE_TEXT,
   splitDelivery,
   type TextReplyOptions,
@@ -148,7 +147,6 @@ describe("planTextReply", () => {
   it("sends the diagnostic and flags the silent failure for end_turn with 0 output tokens", () => {
     const plan = planTextReply(turn({ type: "end", stopReason: "end_turn", usage: { outputTokens: 0 } }), sendOnce);
     expect(plan).toStrictEqual({ chunks: [SILENT_FAILURE_TEXT], silentFailure: true });
-    expect(SILENT_FAILURE_LOG).toBe("agent returned empty turn (0 output tokens) — likely provider/model/auth failure");
   });
 
   it("sends ⚠️ <error> for an empty turn that failed, and puts it in front of the text it has", () => {
