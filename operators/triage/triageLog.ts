@@ -2,12 +2,6 @@ import type { GatewayEvent } from "../ingress/gatewayEvent.js";
 import { idHash } from "./idHash.js";
 import type { SuppressReason, TriageVerdict } from "./triageVerdict.js";
 
-/** `msg` of the info line for a proactive event triage let through. */
-export const TRIAGE_WAKE_LOG = "proactive event admitted by triage";
-
-/** `msg` of the info line for a proactive event triage dropped. */
-export const TRIAGE_SUPPRESS_LOG = "proactive event suppressed by triage";
-
 /** The stable fields of a triage log line, in upstream's order. */
 export type TriageLogFields =
   | { readonly decision: "wake"; readonly platform: string; readonly event_id: string; readonly channel: string }
@@ -31,16 +25,16 @@ export function triageLogFields(event: Pick<GatewayEvent, "platform" | "event_id
 }
 
 /**
- * The info line to write for one triage decision, or `undefined` for a human message, which
- * triage never judges. A proactive event is logged even with triage disabled (it is admitted).
+ * The fields of the info line to write for one triage decision, or `undefined` for a human
+ * message, which triage never judges. A proactive event is logged even with triage disabled (it
+ * is admitted). The caller picks the line's `msg` from `decision`.
  */
 export function triageLogLine(decision: {
   readonly event: Pick<GatewayEvent, "platform" | "event_id" | "channel" | "proactive">;
   readonly verdict: TriageVerdict;
-}): { readonly msg: string; readonly fields: TriageLogFields } | undefined {
+}): TriageLogFields | undefined {
   if (decision.event.proactive !== true) return undefined;
-  const msg = decision.verdict.decision === "wake" ? TRIAGE_WAKE_LOG : TRIAGE_SUPPRESS_LOG;
-  return { msg, fields: triageLogFields(decision.event, decision.verdict) };
+  return triageLogFields(decision.event, decision.verdict);
 }
 
 function logChannel(id: string): string {
