@@ -11,9 +11,9 @@ import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import { isStateOutage } from "../state/errors.js";
 import type { SettledTurn } from "./brokerParts.js";
 import { collected } from "./collectedTurn.js";
-import { NoAgentError } from "./errors.js";
+import { AlreadyDeliveredError, NoAgentError } from "./errors.js";
 import type { TurnHandler } from "./turn.js";
-import { ledgerKey, ledgerSend } from "./turnLedger.js";
+import { completeInLedger, ledgerKey, ledgerSend } from "./turnLedger.js";
 
 /** What `settledTurn` emits when the turn must run again later. */
 export const DEFERRED = "deferred" as const;
@@ -78,17 +78,16 @@ export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], o
       }
       const settle = () => {
         for (const message of messages) message.ack();
-        options.onSettled({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok: outcome.ok });
+        // Answered by an earlier delivery of the same event: settled, not failed.
+        const ok = outcome.ok || outcome.err instanceof AlreadyDeliveredError;
+        options.onSettled({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok });
         const durationMs = bus.scheduler.now() - started;
         if (outcome.ok) log.info({ durationMs }, "turn complete");
+        else if (outcome.err instanceof AlreadyDeliveredError) log.info({ reason: "already_delivered", durationMs }, "completed turn not repeated");
         else log.error({ reason: failureReason(outcome.err), err: outcome.err, durationMs }, "turn failed");
       };
       if (ledger === undefined) return defer(() => (settle(), EMPTY));
-      const now = bus.scheduler.now();
-      const written = Promise.all(keys.map((key) => ledger.complete(key, now))).catch((err: unknown) => {
-        log.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
-      });
-      return from(written).pipe(tap(settle), ignoreElements());
+      return completeInLedger(keys, { ledger, now: bus.scheduler.now(), logger: log }).pipe(tap(settle), ignoreElements());
     }),
   );
 }

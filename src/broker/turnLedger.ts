@@ -1,10 +1,11 @@
-import { concatMap, defer, from, map, type Observable } from "rxjs";
+import { catchError, concatMap, defer, forkJoin, map, of, ReplaySubject, share, throwError, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
 import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger, LedgerRecord } from "../state/deliveryLedger.js";
+import { AlreadyDeliveredError } from "./errors.js";
 import type { IntakeMessage } from "./partitionIntake.js";
 
 /**
@@ -16,27 +17,32 @@ export const RECOVERED_REPLY_MARKER =
   "♻️ Recovered reply — a worker stopped while delivering this, so part of it may already have arrived above:";
 
 /**
- * What to do with an event, from its ledger record as it was before this attempt:
- * - `run`: first attempt;
- * - `rerun`: an earlier attempt was interrupted before anything reached the user — run it plainly;
- * - `rerun_marked`: an earlier attempt delivered something — run it once more, marked;
+ * What to do with an event, from its ledger record as it was before this delivery and the bus's
+ * delivery count (1: first delivery). `started` is written only just before a turn's first send,
+ * so a `started` record means an earlier attempt may have reached the user, and no record on a
+ * redelivery means none did:
+ * - `run`: first delivery;
+ * - `rerun`: redelivered, no earlier attempt got as far as sending — run it plainly;
+ * - `rerun_marked`: an earlier attempt began sending — run it once more, marked (marked too when
+ *   that attempt died between `started` and the gateway: "may", never silent);
  * - `done`: its turn completed (or failed and was settled) — ack without a new turn;
- * - `exhausted`: the marked re-run was interrupted too, or the event keeps being interrupted —
- *   give up (ack, log) rather than loop forever.
+ * - `exhausted`: the marked re-run began sending and was interrupted too, or the event was
+ *   delivered more than `maxAttempts` times — give up (ack, log) rather than loop forever.
  *
- * Attempts that never reached the user (a worker killed before the first send, shared state
- * unreachable) are not held against the event until `maxAttempts`.
+ * Attempts that never sent write nothing, so the give-up counts them by `deliveryCount`, which
+ * also counts deliveries that never reached a turn (a partition handed over while the event
+ * waited in its lane); `maxAttempts` leaves room for those.
  */
 export type LedgerVerdict = "run" | "rerun" | "rerun_marked" | "done" | "exhausted";
 
-/** Attempts after which an event is given up even when none of them delivered anything. */
+/** Deliveries after which an event is given up even when none of its attempts sent anything. */
 export const maxAttempts = 5;
 
-export function ledgerVerdict(prior: LedgerRecord | undefined): LedgerVerdict {
-  if (prior === undefined) return "run";
-  if (prior.state === "complete") return "done";
-  if ((prior.attempts >= 2 && prior.delivered > 0) || prior.attempts >= maxAttempts) return "exhausted";
-  return prior.delivered > 0 ? "rerun_marked" : "rerun";
+export function ledgerVerdict(prior: LedgerRecord | undefined, deliveryCount: number): LedgerVerdict {
+  if (prior?.state === "complete") return "done";
+  if (prior === undefined && deliveryCount <= 1) return "run";
+  if (deliveryCount > maxAttempts || (prior !== undefined && prior.attempts >= 2)) return "exhausted";
+  return prior !== undefined && (prior.attempts > 0 || prior.delivered > 0) ? "rerun_marked" : "rerun";
 }
 
 export interface LedgerSendOptions {
@@ -52,34 +58,81 @@ export interface LedgerSendOptions {
 }
 
 /**
- * The turn's `send`, recording in the ledger how many messages reached the gateway (after each
- * ack, before the next send) and marking a recovered re-run's first message. A ledger write that
- * fails is logged and never blocks delivery.
+ * The turn's `send`, keeping the ledger: before the first message is requested it records the
+ * attempt (`begin`, durably: a redelivery after anything could have reached the user is marked);
+ * after each ack, before the next send, how many messages reached the gateway; and it marks a
+ * recovered re-run's first message.
+ *
+ * - The attempt cannot be recorded (shared state unreachable): that send fails with the store's
+ *   error and nothing is sent, so the turn is deferred and tried again with its events held —
+ *   never lost, never sent without a record a redelivery would need to mark it.
+ * - The ledger says every event is complete already (a gateway re-sent it after the turn stream's
+ *   duplicate window): every send fails with `AlreadyDeliveredError`, nothing is sent again.
+ * - An earlier attempt had begun sending (the same re-send, interrupted): the first message is marked.
+ * - A `delivered` write that fails is logged and never blocks delivery.
  */
 export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
+  const { ledger, keys, now, logger } = options;
   let delivered = 0;
   let markerPending = options.marked;
+  let begun = false;
+  let refused: AlreadyDeliveredError | undefined;
+  // One `begin` per turn, however many sends wait on it; an error lets the next send try again.
+  const begin = defer(() => eachKey(keys, (key) => ledger.begin(key, now()))).pipe(
+    map((priors) => {
+      if (priors.length > 0 && priors.every((prior) => prior?.state === "complete")) throw (refused = new AlreadyDeliveredError());
+      if (priors.some((prior) => prior?.state === "started")) markerPending ||= !options.marked;
+      begun = true;
+    }),
+    share({ connector: () => new ReplaySubject<void>(1), resetOnError: true, resetOnComplete: false, resetOnRefCountZero: false }),
+  );
   const record = (receipt: SendReceipt): Observable<SendReceipt> => {
     delivered += 1;
     const count = delivered;
-    return from(
-      Promise.all(options.keys.map((key) => options.ledger.delivered(key, count, options.now()))).catch((err: unknown) => {
-        options.logger.warn({ reason: "ledger_write_failed", delivered: count, err }, "delivery ledger write failed");
+    return eachKey(keys, (key) => ledger.delivered(key, count, now())).pipe(
+      catchError((err: unknown) => {
+        logger.warn({ reason: "ledger_write_failed", delivered: count, err }, "delivery ledger write failed");
+        return of(undefined);
       }),
-    ).pipe(map(() => receipt));
+      map(() => receipt),
+    );
   };
   const sendRecorded = (message: OutboundMessage) => send(message).pipe(concatMap(record));
+  const sendMarked = (message: OutboundMessage): Observable<SendReceipt> => {
+    if (!markerPending) return sendRecorded(message);
+    markerPending = false;
+    const text = `${RECOVERED_REPLY_MARKER}\n\n${message.content.text}`;
+    if ([...text].length <= options.messageLimit(message.platform)) {
+      return sendRecorded({ ...message, content: { ...message.content, text } });
+    }
+    const marker: OutboundMessage = { ...message, content: { ...message.content, text: RECOVERED_REPLY_MARKER } };
+    return sendRecorded(marker).pipe(concatMap(() => sendRecorded(message)));
+  };
   return (message) =>
     defer(() => {
-      if (!markerPending) return sendRecorded(message);
-      markerPending = false;
-      const text = `${RECOVERED_REPLY_MARKER}\n\n${message.content.text}`;
-      if ([...text].length <= options.messageLimit(message.platform)) {
-        return sendRecorded({ ...message, content: { ...message.content, text } });
-      }
-      const marker: OutboundMessage = { ...message, content: { ...message.content, text: RECOVERED_REPLY_MARKER } };
-      return sendRecorded(marker).pipe(concatMap(() => sendRecorded(message)));
+      if (refused !== undefined) return throwError(() => refused);
+      if (begun) return sendMarked(message);
+      return begin.pipe(concatMap(() => sendMarked(message)));
     });
+}
+
+/**
+ * Marks each event complete in the ledger (creating its record when the turn sent nothing), then
+ * emits once. A write that fails is logged (`ledger_write_failed`) and the stream still emits and
+ * completes: the events are settled either way, and a redelivery of one whose record says less
+ * is handled by `ledgerVerdict`.
+ */
+export function completeInLedger(
+  keys: readonly string[],
+  { ledger, now, logger }: { readonly ledger: DeliveryLedger; readonly now: number; readonly logger: Logger },
+): Observable<void> {
+  return eachKey(keys, (key) => ledger.complete(key, now)).pipe(
+    map(() => undefined),
+    catchError((err: unknown) => {
+      logger.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
+      return of(undefined);
+    }),
+  );
 }
 
 /**
@@ -106,42 +159,59 @@ export interface Admission<T extends GatewayEvent> {
 }
 
 /**
- * Which of a turn's events still need their turn, by the ledger: each is begun there; a completed
- * one is acked without a turn, one whose re-run was interrupted too is given up (acked, logged),
- * the rest run — `marked` when an interrupted attempt had delivered part of its reply. When the
- * ledger cannot be read none runs and none is settled: the caller tries again after `retryInMs`
- * while still holding them, so the session's later events wait behind them (a hand-back would
- * let them overtake), and a redelivery cannot repeat a finished turn.
+ * Which of a turn's events still need their turn, by the ledger. Events on their first delivery
+ * run without a read (emitted synchronously: nothing is asked of the ledger). Redelivered ones are
+ * read: a completed one is acked without a turn, one given up (`exhausted`) is acked and logged,
+ * the rest run — `marked` when an interrupted attempt had begun sending. When the ledger cannot be
+ * read none runs and none is settled: the caller tries again after `retryInMs` while still holding
+ * them, so the session's later events wait behind them (a hand-back would let them overtake), and
+ * a redelivery cannot repeat a finished turn.
  */
-export async function admitByLedger<T extends GatewayEvent>(
+export function admitByLedger<T extends GatewayEvent>(items: readonly IntakeMessage<T>[], options: AdmitOptions): Observable<Admission<T>> {
+  const { ledger, logger, retryInMs } = options;
+  const redelivered = items.filter(({ message }) => message.deliveryCount > 1);
+  if (redelivered.length === 0) return of({ run: items, marked: false, deferred: false });
+  return eachKey(
+    redelivered.map(({ message }) => ledgerKey(message.data)),
+    (key) => ledger.read(key),
+  ).pipe(
+    map((records) => admitted(items, new Map(redelivered.map((item, i) => [item, records[i]])), options)),
+    catchError((err: unknown) => {
+      logger.warn({ reason: "ledger_unavailable", retryInMs, err, event_id: items[0]?.message.data.event_id }, "turn deferred");
+      return of({ run: [], marked: false, deferred: true });
+    }),
+  );
+}
+
+/** Settles what the records say is settled and returns the rest to run. */
+function admitted<T extends GatewayEvent>(
   items: readonly IntakeMessage<T>[],
-  { ledger, now, logger, retryInMs }: AdmitOptions,
-): Promise<Admission<T>> {
-  let records: (LedgerRecord | undefined)[];
-  try {
-    records = await Promise.all(items.map(({ message }) => ledger.begin(ledgerKey(message.data), now)));
-  } catch (err) {
-    logger.warn({ reason: "ledger_unavailable", retryInMs, err, event_id: items[0]?.message.data.event_id }, "turn deferred");
-    return { run: [], marked: false, deferred: true };
-  }
+  records: ReadonlyMap<IntakeMessage<T>, LedgerRecord | undefined>,
+  { ledger, now, logger }: AdmitOptions,
+): Admission<T> {
   const run: IntakeMessage<T>[] = [];
   let marked = false;
-  items.forEach((item, i) => {
-    const verdict = ledgerVerdict(records[i]);
+  for (const item of items) {
     const { event_id } = item.message.data;
     const { deliveryCount } = item.message;
+    const verdict = ledgerVerdict(records.get(item), deliveryCount);
     if (verdict === "done") {
       logger.info({ reason: "already_delivered", event_id, deliveryCount }, "completed turn not repeated");
       item.message.ack();
     } else if (verdict === "exhausted") {
       logger.warn({ reason: "rerun_exhausted", event_id, deliveryCount }, "interrupted turn not re-run again");
-      void ledger.complete(ledgerKey(item.message.data), now).catch(() => undefined);
+      completeInLedger([ledgerKey(item.message.data)], { ledger, now, logger }).subscribe();
       item.message.ack();
     } else {
       if (verdict !== "run") logger.info({ reason: "recovered", event_id, marked: verdict === "rerun_marked", deliveryCount }, "interrupted turn re-run");
       marked ||= verdict === "rerun_marked";
       run.push(item);
     }
-  });
+  }
   return { run, marked, deferred: false };
+}
+
+/** `write` for every key at once, emitting their results in key order once all are in (no keys: at once). */
+function eachKey<R>(keys: readonly string[], write: (key: string) => Observable<R>): Observable<R[]> {
+  return keys.length === 0 ? of([]) : forkJoin(keys.map(write));
 }

@@ -1,3 +1,4 @@
+import { defer, of, type Observable } from "rxjs";
 import { beginStep, completeStep, deliveredStep, type LedgerRecord } from "./ledgerRecord.js";
 import type { RecordStep } from "./recordStep.js";
 
@@ -5,21 +6,27 @@ export type { LedgerRecord };
 
 /**
  * What became of each event's turn, across workers and redeliveries: one record per event key
- * (`platform:event_id`). A worker calls `begin` before the turn, `delivered` after each message
- * the gateway acked, `complete` when the turn is done; a redelivered event's `begin` tells what
- * the earlier attempts did. Every change is a compare-and-set, retried on conflict.
+ * (`platform:event_id`). A worker reads the record only for a redelivered event (what did the
+ * earlier attempts do?), calls `begin` just before the turn's first send, `delivered` after each
+ * message the gateway acked and `complete` when the turn is done — so an event delivered once whose
+ * turn sends nothing costs one write. Every change is a compare-and-set, retried on conflict.
  *
- * - `begin`: resolves with the record as it was before (`undefined`: first time) and records a new
- *   attempt (`started`, `attempts + 1`, `delivered` kept); a `complete` record is left unchanged.
+ * - `read`: the record, or `undefined` when there is none.
+ * - `begin`: emits the record as it was before (`undefined`: none) and records an attempt that is
+ *   about to send (`started`, `attempts + 1`, `delivered` kept); a `complete` record is left unchanged.
  * - `delivered`: raises `delivered` to `count` (never lowers it).
- * - `complete`: marks the turn done.
+ * - `complete`: marks the turn done, creating the record when there is none.
  *
- * Rejects with StateStoreError when the store cannot be reached.
+ * Every method returns a cold Observable that does its work on subscription, emits one value and
+ * completes, or errors with StateStoreError when the store cannot be reached (RangeError for a bad
+ * count). Observables, like every storage port (`TriageStore`): the memory ledger answers
+ * synchronously, so marble tests of the code around it are exact.
  */
 export interface DeliveryLedger {
-  begin(key: string, nowMs: number): Promise<LedgerRecord | undefined>;
-  delivered(key: string, count: number, nowMs: number): Promise<void>;
-  complete(key: string, nowMs: number): Promise<void>;
+  read(key: string): Observable<LedgerRecord | undefined>;
+  begin(key: string, nowMs: number): Observable<LedgerRecord | undefined>;
+  delivered(key: string, count: number, nowMs: number): Observable<void>;
+  complete(key: string, nowMs: number): Observable<void>;
 }
 
 /** A `DeliveryLedger` in one process's memory, keeping the `max` most recently written records. */
@@ -31,19 +38,28 @@ export class MemoryDeliveryLedger implements DeliveryLedger {
     this.#max = options.max ?? 10_000;
   }
 
-  async begin(key: string, nowMs: number): Promise<LedgerRecord | undefined> {
+  read(key: string): Observable<LedgerRecord | undefined> {
+    return defer(() => of(this.#records.get(key)));
+  }
+
+  begin(key: string, nowMs: number): Observable<LedgerRecord | undefined> {
     return this.#apply(key, (current) => beginStep(current, nowMs));
   }
 
-  async delivered(key: string, count: number, nowMs: number): Promise<void> {
-    this.#apply(key, (current) => deliveredStep(current, count, nowMs));
+  delivered(key: string, count: number, nowMs: number): Observable<void> {
+    return this.#apply(key, (current) => deliveredStep(current, count, nowMs));
   }
 
-  async complete(key: string, nowMs: number): Promise<void> {
-    this.#apply(key, (current) => completeStep(current, nowMs));
+  complete(key: string, nowMs: number): Observable<void> {
+    return this.#apply(key, (current) => completeStep(current, nowMs));
   }
 
-  #apply<R>(key: string, step: (current: LedgerRecord | undefined) => RecordStep<LedgerRecord, R>): R {
+  /** The step, run on subscription: a step that throws (a bad count) errors the Observable. */
+  #apply<R>(key: string, step: (current: LedgerRecord | undefined) => RecordStep<LedgerRecord, R>): Observable<R> {
+    return defer(() => of(this.#write(key, step)));
+  }
+
+  #write<R>(key: string, step: (current: LedgerRecord | undefined) => RecordStep<LedgerRecord, R>): R {
     const { result, next } = step(this.#records.get(key));
     if (next === undefined) return result;
     this.#records.delete(key);

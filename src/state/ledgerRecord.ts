@@ -3,7 +3,7 @@ import type { RecordStep } from "./recordStep.js";
 /** One event's delivery as the ledger keeps it (plain JSON). */
 export interface LedgerRecord {
   readonly state: "started" | "complete";
-  /** Turns begun for this event (redeliveries included). */
+  /** Attempts that reached their first send (`begin` runs just before it; a turn that sends nothing never counts). */
   readonly attempts: number;
   /** The most messages any attempt got acked by the gateway. */
   readonly delivered: number;
@@ -13,10 +13,10 @@ export interface LedgerRecord {
 
 type LedgerStep<R> = RecordStep<LedgerRecord, R>;
 
-/** A record nothing was written to yet (what `delivered`/`complete` start from when `begin` never ran). */
+/** A record nothing was written to yet (what `delivered`/`complete` start from when `begin` never ran: a turn that sent nothing). */
 const NONE: LedgerRecord = { state: "started", attempts: 0, delivered: 0, updatedAt: 0 };
 
-/** `begin`: the record before; a new attempt unless the event is complete. */
+/** `begin`: the record before; a new attempt about to send, unless the event is complete. */
 export function beginStep(current: LedgerRecord | undefined, nowMs: number): LedgerStep<LedgerRecord | undefined> {
   if (current?.state === "complete") return { result: current };
   const before = current ?? NONE;
@@ -31,7 +31,7 @@ export function deliveredStep(current: LedgerRecord | undefined, count: number, 
   return { result: undefined, next: { ...before, delivered: count, updatedAt: nowMs } };
 }
 
-/** `complete`: done; completing twice writes nothing the second time. */
+/** `complete`: done (created with 0 attempts when nothing was sent); completing twice writes nothing the second time. */
 export function completeStep(current: LedgerRecord | undefined, nowMs: number): LedgerStep<void> {
   if (current?.state === "complete") return { result: undefined };
   return { result: undefined, next: { ...(current ?? NONE), state: "complete", updatedAt: nowMs } };

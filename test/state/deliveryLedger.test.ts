@@ -1,3 +1,4 @@
+import { firstValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { MemoryDeliveryLedger } from "../../src/state/deliveryLedger.js";
 import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../../src/state/ledgerRecord.js";
@@ -10,10 +11,22 @@ describe("MemoryDeliveryLedger: the DeliveryLedger contract", () => {
 describe("MemoryDeliveryLedger", () => {
   it("keeps the max most recently written records, oldest out", async () => {
     const ledger = new MemoryDeliveryLedger({ max: 2 });
-    for (const key of ["a", "b", "c"]) await ledger.begin(key, 1);
-    await ledger.delivered("a", 1, 2); // not kept: "a" was evicted, this writes it anew and evicts "b"
-    await expect(ledger.begin("b", 3)).resolves.toBeUndefined();
-    await expect(ledger.begin("c", 3)).resolves.toBeUndefined(); // evicted by the writes of "a" and "b"
+    for (const key of ["a", "b", "c"]) await firstValueFrom(ledger.begin(key, 1));
+    await firstValueFrom(ledger.delivered("a", 1, 2)); // not kept: "a" was evicted, this writes it anew and evicts "b"
+    await expect(firstValueFrom(ledger.begin("b", 3))).resolves.toBeUndefined();
+    await expect(firstValueFrom(ledger.begin("c", 3))).resolves.toBeUndefined(); // evicted by the writes of "a" and "b"
+  });
+
+  it("answers synchronously on subscription (marble tests of the code around it are exact)", () => {
+    const ledger = new MemoryDeliveryLedger();
+    const seen: unknown[] = [];
+    const note = { next: (value: unknown) => seen.push(value), complete: () => seen.push("|") };
+    ledger.begin("k", 1).subscribe(note);
+    ledger.delivered("k", 2, 2).subscribe(note);
+    ledger.complete("k", 3).subscribe(note);
+    ledger.read("k").subscribe(note);
+    ledger.delivered("k", -1, 4).subscribe({ error: (err: unknown) => seen.push(err) });
+    expect(seen).toEqual([undefined, "|", undefined, "|", undefined, "|", { state: "complete", attempts: 1, delivered: 2, updatedAt: 3 }, "|", expect.any(RangeError)]);
   });
 });
 

@@ -1,29 +1,52 @@
 import type { KV } from "@nats-io/kv";
+import { defer, type Observable } from "rxjs";
 import type { DeliveryLedger } from "../deliveryLedger.js";
+import { StateStoreError } from "../errors.js";
 import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../ledgerRecord.js";
-import { casUpdate, KnownRecords, type RecordBucket } from "./storedRecord.js";
+import { kvKey } from "./kvKey.js";
+import { casUpdate, KnownRecords, liveEntry, parseEntry, type RecordBucket } from "./storedRecord.js";
 
 /**
  * The delivery ledger in a NATS KV bucket shared by every worker; every change is a
  * compare-and-set retried on conflict, so of two workers beginning one event at once exactly one
  * sees it new. The bucket's TTL (`state_ttl_secs`) collects old records.
+ *
+ * Round trips: a `read` is one get, and it remembers the revision it read, so the redelivered
+ * turn's `begin` after it is one update; a write over this process's own last write (or creating a
+ * key) is one round trip; only a lost compare-and-set reads again.
  */
 export class KvDeliveryLedger implements DeliveryLedger {
-  readonly #bucket: RecordBucket<LedgerRecord>;
+  readonly #bucket: RecordBucket<LedgerRecord> & { readonly known: KnownRecords<LedgerRecord> };
 
   constructor(kv: KV) {
     this.#bucket = { kv, store: "ledger", known: new KnownRecords(), isValue: isLedgerRecord };
   }
 
-  begin(key: string, nowMs: number): Promise<LedgerRecord | undefined> {
-    return casUpdate(this.#bucket, "begin", key, (current) => beginStep(current, nowMs));
+  read(key: string): Observable<LedgerRecord | undefined> {
+    return defer(async () => {
+      const encoded = kvKey(key);
+      let entry;
+      try {
+        entry = await liveEntry(this.#bucket.kv, encoded);
+      } catch (err) {
+        throw new StateStoreError("ledger", "read", key, { cause: err });
+      }
+      if (entry === undefined) return undefined;
+      const stored = parseEntry(this.#bucket, "read", key, entry);
+      this.#bucket.known.set(encoded, stored); // the next write names this revision without reading again
+      return stored.value;
+    });
   }
 
-  delivered(key: string, count: number, nowMs: number): Promise<void> {
-    return casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs));
+  begin(key: string, nowMs: number): Observable<LedgerRecord | undefined> {
+    return defer(() => casUpdate(this.#bucket, "begin", key, (current) => beginStep(current, nowMs)));
   }
 
-  complete(key: string, nowMs: number): Promise<void> {
-    return casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs));
+  delivered(key: string, count: number, nowMs: number): Observable<void> {
+    return defer(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs)));
+  }
+
+  complete(key: string, nowMs: number): Observable<void> {
+    return defer(() => casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs)));
   }
 }

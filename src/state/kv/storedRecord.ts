@@ -20,7 +20,7 @@ export interface RecordBucket<T> {
   readonly store: StateStoreName;
   readonly isValue: (value: unknown) => value is T;
   /**
-   * What this process last wrote per key. With it, `casUpdate` first writes without reading — over
+   * What this process last wrote (or read) per key. With it, `casUpdate` first writes without reading — over
    * its own last write, or creating a key it never saw — and reads only when that compare-and-set
    * fails: one round trip instead of two for records one worker owns (a turn's ledger entry).
    */

@@ -1,58 +1,85 @@
+import { firstValueFrom, lastValueFrom, type Observable } from "rxjs";
 import { expect, it } from "vitest";
 import type { DeliveryLedger } from "../../../src/state/deliveryLedger.js";
 
 const KEY = "telegram:evt-1";
 
+/** The one value a ledger Observable emits (a ledger method emits exactly one, then completes). */
+const value = <T>(observable: Observable<T>): Promise<T> => firstValueFrom(observable);
+
 /** The contract every DeliveryLedger keeps; call inside a `describe`. `makeLedger` gives an empty ledger. */
 export function describeDeliveryLedgerContract(makeLedger: () => DeliveryLedger | Promise<DeliveryLedger>): void {
   it("begins an unknown event as new, and tells a second begin what the first recorded", async () => {
     const ledger = await makeLedger();
-    await expect(ledger.begin(KEY, 10)).resolves.toBeUndefined();
-    await expect(ledger.begin(KEY, 20)).resolves.toEqual({ state: "started", attempts: 1, delivered: 0, updatedAt: 10 });
-    await expect(ledger.begin(KEY, 30)).resolves.toEqual({ state: "started", attempts: 2, delivered: 0, updatedAt: 20 });
+    await expect(value(ledger.begin(KEY, 10))).resolves.toBeUndefined();
+    await expect(value(ledger.begin(KEY, 20))).resolves.toEqual({ state: "started", attempts: 1, delivered: 0, updatedAt: 10 });
+    await expect(value(ledger.begin(KEY, 30))).resolves.toEqual({ state: "started", attempts: 2, delivered: 0, updatedAt: 20 });
+  });
+
+  it("reads a record without changing it, and an unknown event as undefined", async () => {
+    const ledger = await makeLedger();
+    await expect(value(ledger.read(KEY))).resolves.toBeUndefined();
+    await value(ledger.begin(KEY, 10));
+    await value(ledger.delivered(KEY, 2, 11));
+    const started = { state: "started", attempts: 1, delivered: 2, updatedAt: 11 };
+    await expect(value(ledger.read(KEY))).resolves.toEqual(started);
+    await expect(value(ledger.read(KEY))).resolves.toEqual(started);
+    await expect(value(ledger.begin(KEY, 20))).resolves.toEqual(started); // a write after a read names what was read
+  });
+
+  it("does nothing until subscribed, and each method emits one value then completes", async () => {
+    const ledger = await makeLedger();
+    const begin = ledger.begin(KEY, 10);
+    ledger.complete(KEY, 11); // never subscribed: never written
+    await expect(value(ledger.read(KEY))).resolves.toBeUndefined();
+    const emitted: unknown[] = [];
+    await lastValueFrom(begin).then((last) => emitted.push(last));
+    expect(emitted).toEqual([undefined]);
+    await expect(value(ledger.read(KEY))).resolves.toMatchObject({ state: "started", attempts: 1 });
   });
 
   it("keeps the delivered count across attempts, and never lowers it", async () => {
     const ledger = await makeLedger();
-    await ledger.begin(KEY, 10);
-    await ledger.delivered(KEY, 1, 11);
-    await ledger.delivered(KEY, 3, 12);
-    await ledger.delivered(KEY, 2, 13);
-    await expect(ledger.begin(KEY, 20)).resolves.toEqual({ state: "started", attempts: 1, delivered: 3, updatedAt: 12 });
-    await expect(ledger.begin(KEY, 30)).resolves.toEqual({ state: "started", attempts: 2, delivered: 3, updatedAt: 20 });
+    await value(ledger.begin(KEY, 10));
+    await value(ledger.delivered(KEY, 1, 11));
+    await value(ledger.delivered(KEY, 3, 12));
+    await value(ledger.delivered(KEY, 2, 13));
+    await expect(value(ledger.begin(KEY, 20))).resolves.toEqual({ state: "started", attempts: 1, delivered: 3, updatedAt: 12 });
+    await expect(value(ledger.begin(KEY, 30))).resolves.toEqual({ state: "started", attempts: 2, delivered: 3, updatedAt: 20 });
   });
 
   it("leaves a complete event as it is: every later begin sees the same record", async () => {
     const ledger = await makeLedger();
-    await ledger.begin(KEY, 10);
-    await ledger.delivered(KEY, 2, 11);
-    await ledger.complete(KEY, 12);
+    await value(ledger.begin(KEY, 10));
+    await value(ledger.delivered(KEY, 2, 11));
+    await value(ledger.complete(KEY, 12));
     const done = { state: "complete", attempts: 1, delivered: 2, updatedAt: 12 };
-    await expect(ledger.begin(KEY, 20)).resolves.toEqual(done);
-    await ledger.complete(KEY, 21);
-    await ledger.delivered(KEY, 5, 22); // a late ack still counts, the state stays complete
-    await expect(ledger.begin(KEY, 30)).resolves.toEqual({ ...done, delivered: 5, updatedAt: 22 });
+    await expect(value(ledger.begin(KEY, 20))).resolves.toEqual(done);
+    await value(ledger.complete(KEY, 21));
+    await value(ledger.delivered(KEY, 5, 22)); // a late ack still counts, the state stays complete
+    await expect(value(ledger.begin(KEY, 30))).resolves.toEqual({ ...done, delivered: 5, updatedAt: 22 });
   });
 
-  it("records delivered and complete for an event never begun", async () => {
+  it("records delivered and complete for an event never begun (complete creates the record of a turn that sent nothing)", async () => {
     const ledger = await makeLedger();
-    await ledger.delivered("a", 2, 5);
-    await ledger.complete("b", 6);
-    await expect(ledger.begin("a", 10)).resolves.toEqual({ state: "started", attempts: 0, delivered: 2, updatedAt: 5 });
-    await expect(ledger.begin("b", 10)).resolves.toEqual({ state: "complete", attempts: 0, delivered: 0, updatedAt: 6 });
+    await value(ledger.delivered("a", 2, 5));
+    await value(ledger.complete("b", 6));
+    await expect(value(ledger.begin("a", 10))).resolves.toEqual({ state: "started", attempts: 0, delivered: 2, updatedAt: 5 });
+    await expect(value(ledger.read("b"))).resolves.toEqual({ state: "complete", attempts: 0, delivered: 0, updatedAt: 6 });
+    await expect(value(ledger.begin("b", 10))).resolves.toEqual({ state: "complete", attempts: 0, delivered: 0, updatedAt: 6 });
   });
 
-  it("rejects a delivered count that is not a whole number ≥ 0, recording nothing", async () => {
+  it("errors on a delivered count that is not a whole number ≥ 0, recording nothing", async () => {
     const ledger = await makeLedger();
-    for (const count of [-1, 1.5, Number.NaN]) await expect(ledger.delivered(KEY, count, 1)).rejects.toBeInstanceOf(RangeError);
-    await expect(ledger.begin(KEY, 2)).resolves.toBeUndefined();
+    for (const count of [-1, 1.5, Number.NaN]) await expect(value(ledger.delivered(KEY, count, 1))).rejects.toBeInstanceOf(RangeError);
+    await expect(value(ledger.begin(KEY, 2))).resolves.toBeUndefined();
   });
 
   it("keeps events apart, including keys a KV key cannot hold", async () => {
     const ledger = await makeLedger();
     const keys = ["telegram:evt-1", "telegram:evt.1", "slack:好 🎉", ""];
-    for (const key of keys) await expect(ledger.begin(key, 1)).resolves.toBeUndefined();
-    await ledger.complete(keys[0] as string, 2);
-    for (const key of keys.slice(1)) await expect(ledger.begin(key, 3)).resolves.toMatchObject({ state: "started", attempts: 1 });
+    for (const key of keys) await expect(value(ledger.begin(key, 1))).resolves.toBeUndefined();
+    await value(ledger.complete(keys[0] as string, 2));
+    for (const key of keys.slice(1)) await expect(value(ledger.begin(key, 3))).resolves.toMatchObject({ state: "started", attempts: 1 });
   });
 }

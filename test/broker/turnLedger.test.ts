@@ -1,0 +1,237 @@
+import { concat, defer, firstValueFrom, lastValueFrom, map, throwError, toArray, type Observable } from "rxjs";
+import { describe, expect, it } from "vitest";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { DurableMessage } from "../../src/bus/bus.js";
+import type { IntakeMessage } from "../../src/broker/partitionIntake.js";
+import { replyMessage } from "../../src/broker/delivery/replyMessage.js";
+import { AlreadyDeliveredError } from "../../src/broker/errors.js";
+import {
+  admitByLedger,
+  completeInLedger,
+  ledgerKey,
+  ledgerSend,
+  ledgerVerdict,
+  maxAttempts,
+  RECOVERED_REPLY_MARKER,
+  type Admission,
+} from "../../src/broker/turnLedger.js";
+import type { Send } from "../../src/pipeline/send.js";
+import { MemoryDeliveryLedger, type DeliveryLedger, type LedgerRecord } from "../../src/state/deliveryLedger.js";
+import { StateStoreError } from "../../src/state/errors.js";
+import { captureLogs } from "../helpers/logCapture.js";
+import { gatewayEvent } from "../helpers/events.js";
+
+/** A ledger that notes every operation it is asked to do (on subscription), as `method key`. */
+export function countingLedger(inner: DeliveryLedger = new MemoryDeliveryLedger()): { ledger: DeliveryLedger; ops: string[] } {
+  const ops: string[] = [];
+  const noted = <T>(op: string, work: () => Observable<T>) => defer(() => (ops.push(op), work()));
+  const ledger: DeliveryLedger = {
+    read: (key) => noted(`read ${key}`, () => inner.read(key)),
+    begin: (key, now) => noted(`begin ${key}`, () => inner.begin(key, now)),
+    delivered: (key, count, now) => noted(`delivered ${key}`, () => inner.delivered(key, count, now)),
+    complete: (key, now) => noted(`complete ${key}`, () => inner.complete(key, now)),
+  };
+  return { ledger, ops };
+}
+
+/** A held delivery of `event` (the `deliveryCount`th), noting its acks. */
+function held(event: GatewayEvent, deliveryCount: number): IntakeMessage<GatewayEvent> & { acks: () => number } {
+  let acks = 0;
+  const message: DurableMessage<GatewayEvent> = {
+    subject: "turnstream.turn.0",
+    data: event,
+    headers: {} as DurableMessage<GatewayEvent>["headers"],
+    seq: 1,
+    deliveryCount,
+    msgId: ledgerKey(event),
+    ack: () => void (acks += 1),
+    nak: () => undefined,
+    working: () => undefined,
+  } as DurableMessage<GatewayEvent>;
+  return { message, partition: 0, epoch: 1, acks: () => acks };
+}
+
+const started = (attempts: number, delivered: number): LedgerRecord => ({ state: "started", attempts, delivered, updatedAt: 1 });
+const complete: LedgerRecord = { state: "complete", attempts: 1, delivered: 1, updatedAt: 1 };
+
+describe("ledgerVerdict", () => {
+  it("runs a first delivery, re-runs an interrupted one (marked when it had begun sending), gives up after the marked re-run or maxAttempts deliveries", () => {
+    expect(ledgerVerdict(undefined, 1)).toBe("run");
+    expect(ledgerVerdict(undefined, 2)).toBe("rerun"); // killed before its first send: no record
+    expect(ledgerVerdict(undefined, maxAttempts)).toBe("rerun");
+    expect(ledgerVerdict(undefined, maxAttempts + 1)).toBe("exhausted"); // never sends, keeps coming back
+    expect(ledgerVerdict(started(1, 0), 2)).toBe("rerun_marked"); // died after `started`, before the ack was recorded
+    expect(ledgerVerdict(started(1, 2), 2)).toBe("rerun_marked");
+    expect(ledgerVerdict(started(1, 2), 3)).toBe("rerun_marked"); // the marked re-run died before its own first send
+    expect(ledgerVerdict(started(2, 0), 3)).toBe("exhausted"); // the marked re-run began sending too
+    expect(ledgerVerdict(started(1, 1), maxAttempts + 1)).toBe("exhausted");
+    expect(ledgerVerdict(complete, 2)).toBe("done");
+    expect(ledgerVerdict(complete, maxAttempts + 1)).toBe("done");
+  });
+});
+
+describe("admitByLedger", () => {
+  const options = (ledger: DeliveryLedger) => ({ ledger, now: 10, logger: captureLogs().logger, retryInMs: 1_000 });
+
+  it("admits first deliveries synchronously without asking the ledger anything", () => {
+    const { ledger, ops } = countingLedger();
+    const items = [held(gatewayEvent({ event_id: "a" }), 1), held(gatewayEvent({ event_id: "b" }), 1)];
+    const seen: Admission<GatewayEvent>[] = [];
+    admitByLedger(items, options(ledger)).subscribe((admission) => seen.push(admission));
+    expect(seen).toEqual([{ run: items, marked: false, deferred: false }]);
+    expect(ops).toEqual([]);
+  });
+
+  it("reads a redelivered event once and writes nothing for one it runs", async () => {
+    const { ledger, ops } = countingLedger();
+    const item = held(gatewayEvent({ event_id: "a" }), 2);
+    await expect(firstValueFrom(admitByLedger([item], options(ledger)))).resolves.toEqual({ run: [item], marked: false, deferred: false });
+    expect(ops).toEqual(["read telegram:a"]);
+  });
+
+  it("acks a completed redelivery, marks one whose attempt began sending, gives up an exhausted one (recording it complete)", async () => {
+    const memory = new MemoryDeliveryLedger();
+    await lastValueFrom(concat(memory.complete("telegram:done", 1), memory.begin("telegram:sent", 1), memory.begin("telegram:twice", 1), memory.begin("telegram:twice", 2)));
+    const { logger, records } = captureLogs();
+    const [done, sent, twice, first] = [held(gatewayEvent({ event_id: "done" }), 2), held(gatewayEvent({ event_id: "sent" }), 2), held(gatewayEvent({ event_id: "twice" }), 3), held(gatewayEvent({ event_id: "new" }), 1)];
+    const admission = await firstValueFrom(admitByLedger([done, sent, twice, first], { ledger: memory, now: 10, logger, retryInMs: 1_000 }));
+    expect(admission).toEqual({ run: [sent, first], marked: true, deferred: false });
+    expect([done.acks(), sent.acks(), twice.acks(), first.acks()]).toEqual([1, 0, 1, 0]);
+    expect(records.map(({ msg, reason, event_id }) => [msg, reason, event_id])).toEqual([
+      ["completed turn not repeated", "already_delivered", "done"],
+      ["interrupted turn re-run", "recovered", "sent"],
+      ["interrupted turn not re-run again", "rerun_exhausted", "twice"],
+    ]);
+    await expect(firstValueFrom(memory.read("telegram:twice"))).resolves.toMatchObject({ state: "complete" });
+  });
+
+  it("gives up a redelivery that never sent anything after maxAttempts deliveries, by deliveryCount alone", async () => {
+    const { ledger } = countingLedger();
+    const again = held(gatewayEvent({ event_id: "a" }), maxAttempts);
+    const tooMany = held(gatewayEvent({ event_id: "b" }), maxAttempts + 1);
+    const admission = await firstValueFrom(admitByLedger([again, tooMany], options(ledger)));
+    expect(admission.run).toEqual([again]);
+    expect(tooMany.acks()).toBe(1);
+  });
+
+  it("defers a turn whose records cannot be read, settling nothing", async () => {
+    const failing: DeliveryLedger = { ...countingLedger().ledger, read: () => throwError(() => new StateStoreError("ledger", "read", "k")) };
+    const { logger, records } = captureLogs();
+    const item = held(gatewayEvent(), 2);
+    await expect(firstValueFrom(admitByLedger([item], { ledger: failing, now: 1, logger, retryInMs: 1_000 }))).resolves.toEqual({ run: [], marked: false, deferred: true });
+    expect(item.acks()).toBe(0);
+    expect(records).toMatchObject([{ msg: "turn deferred", reason: "ledger_unavailable", retryInMs: 1_000 }]);
+  });
+});
+
+describe("ledgerSend", () => {
+  const event = gatewayEvent({ event_id: "a" });
+  const key = ledgerKey(event);
+  /** A gateway that acks every message at once, noting the ledger's record as each send leaves. */
+  function gateway(ledger: DeliveryLedger) {
+    const sent: { text: string; record: LedgerRecord | undefined }[] = [];
+    const send: Send = (message) =>
+      ledger.read(key).pipe(
+        map((record) => {
+          sent.push({ text: message.content.text, record });
+          return { messageId: `m${sent.length}` };
+        }),
+      );
+    return { send, sent };
+  }
+  const options = (ledger: DeliveryLedger, marked = false) => ({ ledger, keys: [key], now: () => 5, marked, messageLimit: () => 4_000, logger: captureLogs().logger });
+  const reply = (text: string) => replyMessage(event, text, undefined);
+
+  it("records the attempt before the first message leaves, once, and each ack after it", async () => {
+    const { ledger, ops } = countingLedger();
+    const { send, sent } = gateway(ledger);
+    const turnSend = ledgerSend(send, options(ledger));
+    await lastValueFrom(concat(turnSend(reply("one")), turnSend(reply("two"))));
+    expect(sent).toEqual([
+      { text: "one", record: { state: "started", attempts: 1, delivered: 0, updatedAt: 5 } },
+      { text: "two", record: { state: "started", attempts: 1, delivered: 1, updatedAt: 5 } },
+    ]);
+    expect(ops.filter((op) => !op.startsWith("read"))).toEqual([`begin ${key}`, `delivered ${key}`, `delivered ${key}`]);
+  });
+
+  it("a turn that sends nothing writes once: complete, creating the record", async () => {
+    const { ledger, ops } = countingLedger();
+    ledgerSend(gateway(ledger).send, options(ledger)); // the turn never sends
+    await lastValueFrom(completeInLedger([key], { ledger, now: 6, logger: captureLogs().logger }));
+    expect(ops).toEqual([`complete ${key}`]);
+    await expect(firstValueFrom(ledger.read(key))).resolves.toEqual({ state: "complete", attempts: 0, delivered: 0, updatedAt: 6 });
+  });
+
+  it("sends nothing when the attempt cannot be recorded: the send fails with the store's error (the turn is deferred)", async () => {
+    const memory = new MemoryDeliveryLedger();
+    let beginFails = true;
+    const flaky: DeliveryLedger = {
+      read: (k) => memory.read(k),
+      begin: (k, now) => (beginFails ? throwError(() => new StateStoreError("ledger", "begin", k)) : memory.begin(k, now)),
+      delivered: (k, count, now) => memory.delivered(k, count, now),
+      complete: (k, now) => memory.complete(k, now),
+    };
+    const { send, sent } = gateway(memory);
+    const turnSend = ledgerSend(send, options(flaky));
+    await expect(lastValueFrom(turnSend(reply("one")))).rejects.toBeInstanceOf(StateStoreError);
+    expect(sent).toEqual([]);
+    beginFails = false; // a later send of the same turn tries the write again
+    await lastValueFrom(turnSend(reply("two")));
+    expect(sent.map(({ text, record }) => [text, record?.attempts])).toEqual([["two", 1]]);
+  });
+
+  it("refuses every send of a turn whose event the ledger says is complete (re-sent after the duplicate window)", async () => {
+    const memory = new MemoryDeliveryLedger();
+    await lastValueFrom(memory.complete(key, 1));
+    const { send, sent } = gateway(memory);
+    const turnSend = ledgerSend(send, options(memory));
+    await expect(lastValueFrom(turnSend(reply("one")))).rejects.toBeInstanceOf(AlreadyDeliveredError);
+    await expect(lastValueFrom(turnSend(reply("⚠️ error")))).rejects.toBeInstanceOf(AlreadyDeliveredError);
+    expect(sent).toEqual([]);
+    await expect(firstValueFrom(memory.read(key))).resolves.toEqual({ state: "complete", attempts: 0, delivered: 0, updatedAt: 1 });
+  });
+
+  it("marks the first message when admitted marked, or when the attempt's begin finds an earlier one that began sending", async () => {
+    for (const [marked, prior] of [[true, false], [false, true]] as const) {
+      const memory = new MemoryDeliveryLedger();
+      if (prior) await lastValueFrom(memory.begin(key, 1));
+      const { send, sent } = gateway(memory);
+      const turnSend = ledgerSend(send, options(memory, marked));
+      await lastValueFrom(concat(turnSend(reply("one")), turnSend(reply("two"))));
+      expect(sent.map(({ text }) => text)).toEqual([`${RECOVERED_REPLY_MARKER}\n\none`, "two"]);
+    }
+  });
+
+  it("logs a delivered write that fails and delivers on", async () => {
+    const memory = new MemoryDeliveryLedger();
+    const failing: DeliveryLedger = { read: (k) => memory.read(k), begin: (k, n) => memory.begin(k, n), complete: (k, n) => memory.complete(k, n), delivered: () => throwError(() => new StateStoreError("ledger", "delivered", key)) };
+    const { logger, records } = captureLogs();
+    const { send, sent } = gateway(memory);
+    const receipts = await lastValueFrom(concat(ledgerSend(send, { ...options(failing), logger })(reply("one"))).pipe(toArray()));
+    expect(receipts).toEqual([{ messageId: "m1" }]);
+    expect(sent).toHaveLength(1);
+    expect(records).toMatchObject([{ msg: "delivery ledger write failed", reason: "ledger_write_failed", delivered: 1 }]);
+  });
+});
+
+describe("completeInLedger", () => {
+  it("marks every key complete and emits once", async () => {
+    const { ledger, ops } = countingLedger();
+    await expect(lastValueFrom(completeInLedger(["a", "b"], { ledger, now: 3, logger: captureLogs().logger }).pipe(toArray()))).resolves.toEqual([undefined]);
+    expect(ops).toEqual(["complete a", "complete b"]);
+  });
+
+  it("logs a failed write and still emits and completes", async () => {
+    const failing = { ...countingLedger().ledger, complete: () => throwError(() => new StateStoreError("ledger", "complete", "a")) };
+    const { logger, records } = captureLogs();
+    await expect(lastValueFrom(completeInLedger(["a"], { ledger: failing, now: 3, logger }).pipe(toArray()))).resolves.toEqual([undefined]);
+    expect(records).toMatchObject([{ msg: "delivery ledger write failed", reason: "ledger_write_failed" }]);
+  });
+
+  it("emits at once for no keys", () => {
+    const seen: unknown[] = [];
+    completeInLedger([], { ledger: new MemoryDeliveryLedger(), now: 1, logger: captureLogs().logger }).subscribe({ next: () => seen.push("v"), complete: () => seen.push("|") });
+    expect(seen).toEqual(["v", "|"]);
+  });
+});
+
