@@ -1,7 +1,7 @@
 // Memory: heap per tracked idle conversation (triage + inbound dedupe state) and per idle pooled
 // session (the session pool's bookkeeping; the agent is another process and not counted). Run
 // with `node --expose-gc`; every reading is heapUsed after full collections.
-import { defaultIfEmpty, ignoreElements, lastValueFrom, map, range, toArray } from "rxjs";
+import { defaultIfEmpty, firstValueFrom, ignoreElements, lastValueFrom, map, range, toArray } from "rxjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,8 +59,8 @@ async function conversationsHeap(count: number): Promise<{ triageBytes: number; 
   for (let c = 0; c < count; c++) {
     const human = event(c, 9, false);
     const key = inboundDedupeKey(human) as string;
-    await dedupe.claim(key, `${human.platform}:${human.event_id}`, now);
-    await dedupe.commit(key, now);
+    await firstValueFrom(dedupe.claim(key, `${human.platform}:${human.event_id}`, now));
+    await lastValueFrom(dedupe.commit(key, now), { defaultValue: undefined });
   }
   const afterDedupe = heapUsed();
   // Both stores are used after the last reading, so neither is collected before it.

@@ -1,5 +1,5 @@
 import { resolve as resolvePath } from "node:path";
-import { concat, defer, finalize, from, Observable, of, type ObservableInput, type Subscription } from "rxjs";
+import { concat, defer, finalize, firstValueFrom, from, lastValueFrom, Observable, of, type ObservableInput, type Subscription } from "rxjs";
 import type { Logger } from "../log/logger.js";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { AgentConfig, Config } from "../config/index.js";
@@ -169,10 +169,10 @@ export class SessionPool {
     const release = await this.#lock.acquire(key);
     try {
       const entry = this.#entries.get(key);
-      const saved = await this.#options.store.get(key);
+      const saved = await firstValueFrom(this.#options.store.get(key));
       this.#entries.delete(key);
       this.#lost.delete(key);
-      await this.#options.store.delete(key);
+      await lastValueFrom(this.#options.store.delete(key), { defaultValue: undefined });
       if (entry !== undefined) await this.#retire(entry);
       this.#logger.info({ sessionKey: key, hadSession: entry !== undefined || saved !== undefined }, "session reset");
       return entry !== undefined || saved !== undefined;
@@ -248,13 +248,13 @@ export class SessionPool {
       const { agent, env, logger, store } = this.#options;
       client = await AcpClient.start({ agent, env, logger, ...this.#options.client });
       const cwd = resolvePath(agent.working_dir);
-      const saved = await store.get(key);
+      const saved = await firstValueFrom(store.get(key));
       let sessionId = saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd) : undefined;
       const resumed = sessionId !== undefined;
       if (sessionId === undefined) {
         sessionId = (await client.newSession(cwd)).sessionId;
         await this.#applyDefaultOptions(client, sessionId);
-        await store.set(key, sessionId);
+        await lastValueFrom(store.set(key, sessionId), { defaultValue: undefined });
         this.#logger.info({ sessionKey: key, sessionId }, "session created");
       }
       if (this.#closed) throw new PoolClosedError();

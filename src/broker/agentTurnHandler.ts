@@ -83,7 +83,7 @@ function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore
   const key = event.proactive === true || dedupe === undefined ? undefined : inboundDedupeKey(event);
   if (key === undefined || dedupe === undefined) return turn();
   const owner = compositeKey([event.platform, event.event_id]);
-  return from(dedupe.claim(key, owner, context.scheduler.now())).pipe(
+  return dedupe.claim(key, owner, context.scheduler.now()).pipe(
     concatMap((claim) => {
       if (claim !== "claimed") {
         context.logger.info({ reason: claim, event_id: event.event_id, message_id: event.message_id }, "redelivered message skipped");
@@ -91,7 +91,13 @@ function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore
       }
       let settled = false;
       // Dedupe bookkeeping after the turn is best effort: a store that failed is logged, never the turn's outcome.
-      const noted = (write: Promise<void>) => from(write.catch((err: unknown) => context.logger.warn({ reason: "dedupe_write_failed", err }, "inbound dedupe write failed"))).pipe(ignoreElements());
+      const noted = (write: Observable<never>) =>
+        write.pipe(
+          catchError((err: unknown) => {
+            context.logger.warn({ reason: "dedupe_write_failed", err }, "inbound dedupe write failed");
+            return EMPTY;
+          }),
+        );
       return concat(
         turn().pipe(
           catchError((err: unknown) => {
@@ -105,7 +111,7 @@ function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore
         }),
       ).pipe(
         finalize(() => {
-          if (!settled) void dedupe.release(key, owner).catch(() => undefined); // cancelled (shutdown): let a redelivery run it
+          if (!settled) dedupe.release(key, owner).subscribe({ error: () => undefined }); // cancelled (shutdown): let a redelivery run it
         }),
       );
     }),

@@ -1,3 +1,4 @@
+import { catchError, type Observable, throwError } from "rxjs";
 import { BrokerFailureError, errnoOf } from "../pipeline/brokerFailure.js";
 import type { SessionStore } from "./sessionStore.js";
 
@@ -22,11 +23,9 @@ export class SessionFileError extends BrokerFailureError {
 /** `store` (the file store at `path`) with each failure reported as a `SessionFileError`. */
 export function reportingFileErrors(store: SessionStore, path: string): SessionStore {
   const guarded =
-    <A extends unknown[], R>(operation: SessionFileError["operation"], work: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      work(...args).catch((err: unknown) => {
-        throw new SessionFileError(operation, path, err);
-      });
+    <A extends unknown[], R>(operation: SessionFileError["operation"], work: (...args: A) => Observable<R>) =>
+    (...args: A): Observable<R> =>
+      work(...args).pipe(catchError((err: unknown) => throwError(() => new SessionFileError(operation, path, err))));
   return {
     get: guarded("get", (key: string) => store.get(key)),
     set: guarded("set", (key: string, sessionId: string) => store.set(key, sessionId)),

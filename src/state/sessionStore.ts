@@ -1,27 +1,40 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { defer, EMPTY, ignoreElements, type Observable, of } from "rxjs";
 import { legacySessionKey } from "./legacySessionKey.js";
 
 /**
  * Where the pool remembers ACP session ids per session key, so a session evicted from memory or
  * lost in a restart resumes with `session/load`. The NATS KV store implements the same interface.
+ * Each operation is a cold Observable, done once per subscription: `get` emits the id (or
+ * `undefined`), `set` and `delete` complete without a value; a failure is the Observable's error.
  */
 export interface SessionStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, sessionId: string): Promise<void>;
-  delete(key: string): Promise<void>;
+  get(key: string): Observable<string | undefined>;
+  set(key: string, sessionId: string): Observable<never>;
+  delete(key: string): Observable<never>;
 }
 
+/** A `SessionStore` in one process's memory; each operation runs synchronously on subscription. */
 export class MemorySessionStore implements SessionStore {
   readonly #ids = new Map<string, string>();
-  async get(key: string): Promise<string | undefined> {
-    return this.#ids.get(key);
+
+  get(key: string): Observable<string | undefined> {
+    return defer(() => of(this.#ids.get(key)));
   }
-  async set(key: string, sessionId: string): Promise<void> {
-    this.#ids.set(key, sessionId);
+
+  set(key: string, sessionId: string): Observable<never> {
+    return defer(() => {
+      this.#ids.set(key, sessionId);
+      return EMPTY;
+    });
   }
-  async delete(key: string): Promise<void> {
-    this.#ids.delete(key);
+
+  delete(key: string): Observable<never> {
+    return defer(() => {
+      this.#ids.delete(key);
+      return EMPTY;
+    });
   }
 }
 
@@ -58,7 +71,19 @@ export class FileSessionStore implements SessionStore {
     this.#options = options;
   }
 
-  async get(key: string): Promise<string | undefined> {
+  get(key: string): Observable<string | undefined> {
+    return defer(() => this.#get(key));
+  }
+
+  set(key: string, sessionId: string): Observable<never> {
+    return defer(() => this.#set(key, sessionId)).pipe(ignoreElements());
+  }
+
+  delete(key: string): Observable<never> {
+    return defer(() => this.#delete(key)).pipe(ignoreElements());
+  }
+
+  async #get(key: string): Promise<string | undefined> {
     const ids = await this.#load();
     const current = ids.sessions.get(key);
     if (current !== undefined || ids.legacy.size === 0) return current;
@@ -71,14 +96,14 @@ export class FileSessionStore implements SessionStore {
     return claimed;
   }
 
-  async set(key: string, sessionId: string): Promise<void> {
+  async #set(key: string, sessionId: string): Promise<void> {
     const ids = await this.#load();
     if (ids.sessions.get(key) === sessionId) return;
     ids.sessions.set(key, sessionId);
     await this.#persist(ids);
   }
 
-  async delete(key: string): Promise<void> {
+  async #delete(key: string): Promise<void> {
     const ids = await this.#load();
     const old = legacySessionKey(key);
     const dropped = ids.sessions.delete(key);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastValueFrom, map, NEVER, tap, toArray } from "rxjs";
+import { firstValueFrom, lastValueFrom, map, NEVER, tap, toArray } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { PoolWaitTimeoutError } from "../../src/acp/errors.js";
 import { SessionPool, type PooledSession } from "../../src/acp/pool.js";
@@ -148,7 +148,7 @@ describe("SessionPool (real agent processes)", () => {
     expect(await pool.reset("a")).toBe(false);
     const first = await turn(pool, "a");
     expect(await pool.reset("a")).toBe(true);
-    expect(await store.get("a")).toBeUndefined();
+    expect(await firstValueFrom(store.get("a"))).toBeUndefined();
     const next = await turn(pool, "a");
     expect(next.sessionId).not.toBe(first.sessionId);
     expect(next.events).toEqual(prose);

@@ -1,8 +1,10 @@
+import { TestScheduler } from "rxjs/testing";
 import { describe, expect, it } from "vitest";
 import { InboundDedupe } from "../../operators/ingress/inboundDedupe.js";
 import { claimStep, commitStep, isDedupeRecord, releaseStep } from "../../src/state/dedupeRecord.js";
 import { MemoryDedupeStore } from "../../src/state/dedupeStore.js";
 import { describeDedupeStoreContract } from "./contracts/dedupeStoreContract.js";
+import { dedupeAsPromises } from "./contracts/storePromises.js";
 
 describe("MemoryDedupeStore: the DedupeStore contract", () => {
   describeDedupeStoreContract(({ ttlMs }) => new MemoryDedupeStore(new InboundDedupe({ ttlMs, max: 5000 })));
@@ -11,12 +13,24 @@ describe("MemoryDedupeStore: the DedupeStore contract", () => {
 describe("MemoryDedupeStore", () => {
   it("shares the InboundDedupe it wraps, max included", async () => {
     const dedupe = new InboundDedupe({ ttlMs: 1000, max: 1 });
-    const store = new MemoryDedupeStore(dedupe);
+    const store = dedupeAsPromises(new MemoryDedupeStore(dedupe));
     for (const key of ["a", "b"]) {
       await store.claim(key, "telegram:e1", 0);
       await store.commit(key, 0);
     }
     expect([dedupe.peek("a", 1), dedupe.peek("b", 1)]).toEqual([false, true]);
+  });
+
+  it("answers synchronously on subscription (marble tests drive it in virtual time)", () => {
+    const store = new MemoryDedupeStore(new InboundDedupe({ ttlMs: 1000, max: 10 }));
+    new TestScheduler((actual, expected) => expect(actual).toEqual(expected)).run(({ expectObservable }) => {
+      expectObservable(store.claim("k", "telegram:e1", 0)).toBe("(c|)", { c: "claimed" });
+      expectObservable(store.claim("k", "telegram:e2", 1)).toBe("(i|)", { i: "inflight" });
+      expectObservable(store.release("k", "telegram:e1")).toBe("|");
+      expectObservable(store.claim("k", "telegram:e2", 2)).toBe("(c|)", { c: "claimed" });
+      expectObservable(store.commit("k", 3)).toBe("|");
+      expectObservable(store.claim("k", "telegram:e3", 4)).toBe("(d|)", { d: "duplicate" });
+    });
   });
 });
 

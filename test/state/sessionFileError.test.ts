@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { reportingFileErrors, SessionFileError } from "../../src/state/sessionFileError.js";
 import { FileSessionStore } from "../../src/state/sessionStore.js";
+import { sessionsAsPromises } from "./contracts/storePromises.js";
 
 const dir = mkdtempSync(join(tmpdir(), "turnstream-sessfile-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,7 +14,7 @@ describe("reportingFileErrors over a real FileSessionStore", () => {
     const notADir = join(dir, "state-file");
     writeFileSync(notADir, "x");
     const path = join(notADir, "sessions.json");
-    const store = reportingFileErrors(new FileSessionStore(path), path);
+    const store = sessionsAsPromises(reportingFileErrors(new FileSessionStore(path), path));
     const failure = await store.get("telegram:1").catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(SessionFileError);
     expect(failure).toMatchObject({ code: "session_store_unavailable", operation: "get", configKey: "pool.state_dir", path, errno: "ENOTDIR" });
@@ -24,13 +25,13 @@ describe("reportingFileErrors over a real FileSessionStore", () => {
   it("reports a file that is not a JSON object of ids, without an errno", async () => {
     const path = join(dir, "bad.json");
     writeFileSync(path, "[1,2]");
-    const store = reportingFileErrors(new FileSessionStore(path), path);
+    const store = sessionsAsPromises(reportingFileErrors(new FileSessionStore(path), path));
     await expect(store.get("k")).rejects.toMatchObject({ code: "session_store_unavailable", errno: undefined, path });
   });
 
   it("passes a working store through", async () => {
     const path = join(dir, "good", "sessions.json");
-    const store = reportingFileErrors(new FileSessionStore(path), path);
+    const store = sessionsAsPromises(reportingFileErrors(new FileSessionStore(path), path));
     await store.set("k", "s1");
     expect(await store.get("k")).toBe("s1");
     await store.delete("k");

@@ -1,4 +1,5 @@
 import type { KV } from "@nats-io/kv";
+import { catchError, defer, ignoreElements, type Observable, throwError } from "rxjs";
 import { StateStoreError } from "../errors.js";
 import { legacySessionKey } from "../legacySessionKey.js";
 import type { SessionStore } from "../sessionStore.js";
@@ -21,6 +22,8 @@ export const kvSessionKey = (key: string): string => `v2.${kvKey(key)}`;
  * asks for it, as in `FileSessionStore`: deleted at the revision read (so of two workers asking
  * for it, one wins and the other starts afresh), then written under the new key. A worker that
  * dies between the two loses that id: its conversation starts a new session, never another's.
+ *
+ * Each operation is cold: its round trips run once per subscription.
  */
 export class KvSessionStore implements SessionStore {
   readonly #kv: KV;
@@ -29,31 +32,26 @@ export class KvSessionStore implements SessionStore {
     this.#kv = kv;
   }
 
-  async get(key: string): Promise<string | undefined> {
-    try {
-      return (await liveEntry(this.#kv, kvSessionKey(key)))?.string() ?? (await this.#claimLegacy(key));
-    } catch (err) {
-      throw new StateStoreError("sessions", "get", key, { cause: err });
-    }
+  get(key: string): Observable<string | undefined> {
+    return this.#io("get", key, async () => (await liveEntry(this.#kv, kvSessionKey(key)))?.string() ?? (await this.#claimLegacy(key)));
   }
 
-  async set(key: string, sessionId: string): Promise<void> {
-    try {
-      await this.#kv.put(kvSessionKey(key), sessionId);
-    } catch (err) {
-      throw new StateStoreError("sessions", "set", key, { cause: err });
-    }
+  set(key: string, sessionId: string): Observable<never> {
+    return this.#io("set", key, () => this.#kv.put(kvSessionKey(key), sessionId)).pipe(ignoreElements());
   }
 
-  async delete(key: string): Promise<void> {
-    try {
+  delete(key: string): Observable<never> {
+    return this.#io("delete", key, async () => {
       await this.#kv.delete(kvSessionKey(key));
       const old = legacySessionKey(key);
       // Checked first: a delete marker per /reset of every conversation would pile up in a bucket without TTL.
       if (old !== undefined && (await liveEntry(this.#kv, kvKey(old))) !== undefined) await this.#kv.delete(kvKey(old));
-    } catch (err) {
-      throw new StateStoreError("sessions", "delete", key, { cause: err });
-    }
+    }).pipe(ignoreElements());
+  }
+
+  /** `work` on subscription, its failure a StateStoreError with the client's error as `cause`. */
+  #io<T>(operation: "get" | "set" | "delete", key: string, work: () => Promise<T>): Observable<T> {
+    return defer(work).pipe(catchError((err: unknown) => throwError(() => new StateStoreError("sessions", operation, key, { cause: err }))));
   }
 
   async #claimLegacy(key: string): Promise<string | undefined> {

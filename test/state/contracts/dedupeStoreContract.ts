@@ -1,13 +1,35 @@
 import { expect, it } from "vitest";
 import type { DedupeStore } from "../../../src/state/dedupeStore.js";
+import { dedupeAsPromises, doneOf, emitted, valueOf } from "./storePromises.js";
 
 const minutes = (n: number): number => n * 60_000;
 const KEY = '["telegram","c1","","42"]';
 
 /** The contract every DedupeStore keeps; call inside a `describe`. `makeStore` gives an empty store with that TTL. */
 export function describeDedupeStoreContract(makeStore: (options: { readonly ttlMs: number }) => DedupeStore | Promise<DedupeStore>): void {
-  it("expires from the refreshed time (TTL 20 min: claimed, duplicate, duplicate, claimed)", async () => {
+  const makePromised = async (options: { readonly ttlMs: number }) => dedupeAsPromises(await makeStore(options));
+
+  it("emits one value for claim, and completes commit and release without a value", async () => {
     const store = await makeStore({ ttlMs: minutes(20) });
+    expect(await emitted(store.claim(KEY, "telegram:e1", 0))).toEqual(["claimed"]);
+    expect(await emitted(store.release(KEY, "telegram:e1"))).toEqual([]);
+    expect(await emitted(store.commit(KEY, 1))).toEqual([]);
+  });
+
+  it("is cold: an operation runs on each subscription, and not before", async () => {
+    const store = await makeStore({ ttlMs: minutes(20) });
+    const claim = store.claim(KEY, "telegram:e1", 0);
+    const commit = store.commit(KEY, 0);
+    expect(await valueOf(store.claim(KEY, "telegram:e2", 0))).toBe("claimed"); // neither ran yet
+    await doneOf(store.release(KEY, "telegram:e2"));
+    expect(await valueOf(claim)).toBe("claimed");
+    expect(await valueOf(store.claim(KEY, "telegram:e2", 1))).toBe("inflight");
+    await doneOf(commit);
+    expect(await valueOf(claim)).toBe("duplicate"); // the same claim, subscribed again, asks again
+  });
+
+  it("expires from the refreshed time (TTL 20 min: claimed, duplicate, duplicate, claimed)", async () => {
+    const store = await makePromised({ ttlMs: minutes(20) });
     const t0 = 1_000_000;
     expect(await store.claim(KEY, "telegram:e1", t0)).toBe("claimed");
     await store.commit(KEY, t0);
@@ -19,13 +41,13 @@ export function describeDedupeStoreContract(makeStore: (options: { readonly ttlM
   });
 
   it("reports another owner's copy that arrives while the first still runs as inflight", async () => {
-    const store = await makeStore({ ttlMs: minutes(20) });
+    const store = await makePromised({ ttlMs: minutes(20) });
     expect(await store.claim(KEY, "telegram:e1", 0)).toBe("claimed");
     expect(await store.claim(KEY, "telegram:e2", 10)).toBe("inflight");
   });
 
   it("lets the same owner claim its in-flight key again (a redelivery after its worker died)", async () => {
-    const store = await makeStore({ ttlMs: minutes(20) });
+    const store = await makePromised({ ttlMs: minutes(20) });
     expect(await store.claim(KEY, "telegram:e1", 0)).toBe("claimed");
     expect(await store.claim(KEY, "telegram:e1", 10)).toBe("claimed");
     expect(await store.claim(KEY, "telegram:e2", 20)).toBe("inflight"); // still held by e1
@@ -34,14 +56,14 @@ export function describeDedupeStoreContract(makeStore: (options: { readonly ttlM
   });
 
   it("releases a failed turn's key so a redelivery can run it", async () => {
-    const store = await makeStore({ ttlMs: minutes(20) });
+    const store = await makePromised({ ttlMs: minutes(20) });
     expect(await store.claim(KEY, "telegram:e1", 0)).toBe("claimed");
     await store.release(KEY, "telegram:e1");
     expect(await store.claim(KEY, "telegram:e2", 10)).toBe("claimed");
   });
 
   it("releases only the owner's in-flight claim", async () => {
-    const store = await makeStore({ ttlMs: minutes(20) });
+    const store = await makePromised({ ttlMs: minutes(20) });
     expect(await store.claim(KEY, "telegram:e1", 0)).toBe("claimed");
     await store.release(KEY, "telegram:e2");
     expect(await store.claim(KEY, "telegram:e2", 10)).toBe("inflight");
@@ -51,14 +73,14 @@ export function describeDedupeStoreContract(makeStore: (options: { readonly ttlM
   });
 
   it("releases and commits unknown keys without error", async () => {
-    const store = await makeStore({ ttlMs: minutes(20) });
+    const store = await makePromised({ ttlMs: minutes(20) });
     await expect(store.release(KEY, "telegram:e1")).resolves.toBeUndefined();
     await expect(store.commit("other", 0)).resolves.toBeUndefined();
     expect(await store.claim("other", "telegram:e1", 1)).toBe("duplicate"); // committed without a claim still counts
   });
 
   it("keeps nothing when the TTL is 0 (dedupe off)", async () => {
-    const store = await makeStore({ ttlMs: 0 });
+    const store = await makePromised({ ttlMs: 0 });
     expect(await store.claim(KEY, "telegram:e1", 0)).toBe("claimed");
     await store.commit(KEY, 0);
     expect(await store.claim(KEY, "telegram:e1", 0)).toBe("claimed");
@@ -66,7 +88,7 @@ export function describeDedupeStoreContract(makeStore: (options: { readonly ttlM
   });
 
   it("keeps keys apart, including keys a KV key cannot hold", async () => {
-    const store = await makeStore({ ttlMs: minutes(20) });
+    const store = await makePromised({ ttlMs: minutes(20) });
     const keys = [KEY, '["telegram","c1","","43"]', '["slack","C 好","t.1","🎉"]', ""];
     for (const key of keys) expect(await store.claim(key, "telegram:e1", 0)).toBe("claimed");
     await store.commit(keys[0] as string, 0);

@@ -4,6 +4,7 @@ import { KvDedupeStore } from "../../../src/state/kv/kvDedupeStore.js";
 import { kvKey } from "../../../src/state/kv/kvKey.js";
 import { natsServerAvailable } from "../../helpers/natsServer.js";
 import { describeDedupeStoreContract } from "../contracts/dedupeStoreContract.js";
+import { dedupeAsPromises } from "../contracts/storePromises.js";
 import { natsKvFixture } from "./natsKv.js";
 
 describe.skipIf(!natsServerAvailable())("KvDedupeStore", () => {
@@ -15,7 +16,7 @@ describe.skipIf(!natsServerAvailable())("KvDedupeStore", () => {
 
   it("keeps one { state, owner, at } record per key", async () => {
     const { kv } = await nats.bucket();
-    const store = new KvDedupeStore(kv, { ttlMs: 1000 });
+    const store = dedupeAsPromises(new KvDedupeStore(kv, { ttlMs: 1000 }));
     await store.claim("k", "telegram:e1", 5);
     expect((await kv.get(kvKey("k")))?.json()).toEqual({ state: "inflight", owner: "telegram:e1", at: 5 });
     await store.commit("k", 7);
@@ -26,7 +27,7 @@ describe.skipIf(!natsServerAvailable())("KvDedupeStore", () => {
 
   it("lets exactly one of several workers claim a message all of them see at once", async () => {
     const { name } = await nats.bucket();
-    const workers = await Promise.all([1, 2, 3].map(async () => new KvDedupeStore(await nats.open(await nats.connect(), name), { ttlMs: 60_000 })));
+    const workers = await Promise.all([1, 2, 3].map(async () => dedupeAsPromises(new KvDedupeStore(await nats.open(await nats.connect(), name), { ttlMs: 60_000 }))));
     for (const round of [1, 2, 3, 4, 5]) {
       const key = `msg-${round}`;
       const claims = await Promise.all(workers.map((worker, i) => worker.claim(key, `telegram:e${i}`, round)));
@@ -38,7 +39,7 @@ describe.skipIf(!natsServerAvailable())("KvDedupeStore", () => {
   it("rejects with a StateStoreError when a stored record has an unknown shape, and leaves it", async () => {
     const { kv } = await nats.bucket();
     await kv.put(kvKey("k"), JSON.stringify({ state: "paused", owner: "x", at: 1 }));
-    const store = new KvDedupeStore(kv, { ttlMs: 1000 });
+    const store = dedupeAsPromises(new KvDedupeStore(kv, { ttlMs: 1000 }));
     await expect(store.claim("k", "telegram:e1", 2)).rejects.toMatchObject({ name: "StateStoreError", store: "dedupe", operation: "claim", key: "k" });
     await expect(store.commit("k", 2)).rejects.toBeInstanceOf(StateStoreError);
     expect((await kv.get(kvKey("k")))?.json()).toEqual({ state: "paused", owner: "x", at: 1 });
@@ -47,7 +48,7 @@ describe.skipIf(!natsServerAvailable())("KvDedupeStore", () => {
   it("rejects with a StateStoreError carrying the client's error when the connection is closed", async () => {
     const nc = await nats.connect();
     const { name } = await nats.bucket();
-    const store = new KvDedupeStore(await nats.open(nc, name), { ttlMs: 1000 });
+    const store = dedupeAsPromises(new KvDedupeStore(await nats.open(nc, name), { ttlMs: 1000 }));
     await nc.close();
     for (const operation of [store.claim("k", "o", 0), store.commit("k", 0), store.release("k", "o")]) {
       const error = await operation.catch((err: unknown) => err);

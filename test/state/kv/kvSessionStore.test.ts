@@ -4,6 +4,7 @@ import { kvKey } from "../../../src/state/kv/kvKey.js";
 import { KvSessionStore, kvSessionKey } from "../../../src/state/kv/kvSessionStore.js";
 import { natsServerAvailable } from "../../helpers/natsServer.js";
 import { describeSessionStoreContract } from "../contracts/sessionStoreContract.js";
+import { sessionsAsPromises } from "../contracts/storePromises.js";
 import { natsKvFixture } from "./natsKv.js";
 
 describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
@@ -15,7 +16,7 @@ describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
 
   it("shares ids between workers: what one sets, another gets", async () => {
     const { name } = await nats.bucket();
-    const [one, two] = await Promise.all([1, 2].map(async () => new KvSessionStore(await nats.open(await nats.connect(), name))));
+    const [one, two] = await Promise.all([1, 2].map(async () => sessionsAsPromises(new KvSessionStore(await nats.open(await nats.connect(), name)))));
     await one?.set("telegram:1", "sess_a");
     await expect(two?.get("telegram:1")).resolves.toBe("sess_a");
     await two?.delete("telegram:1");
@@ -24,7 +25,7 @@ describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
 
   it("stores the id as the raw value under v2. and the encoded key (readable with `nats kv get`)", async () => {
     const { kv } = await nats.bucket();
-    await new KvSessionStore(kv).set("telegram:-100:", "sess_a");
+    await sessionsAsPromises(new KvSessionStore(kv)).set("telegram:-100:", "sess_a");
     expect(kvSessionKey("telegram:-100:")).toBe("v2.telegram=3A-100=3A");
     expect((await kv.get("v2.telegram=3A-100=3A"))?.string()).toBe("sess_a");
   });
@@ -38,7 +39,7 @@ describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
 
     it("hands a thread's old id to the first channel that asks for that thread, and to no other", async () => {
       const { kv } = await legacyBucket();
-      const store = new KvSessionStore(kv);
+      const store = sessionsAsPromises(new KvSessionStore(kv));
       await expect(store.get("telegram:chat-A:T1")).resolves.toBe("sess_topic");
       await expect(store.get("telegram:chat-B:T1")).resolves.toBeUndefined();
       await expect(store.get("telegram:chat-A:T1")).resolves.toBe("sess_topic");
@@ -48,7 +49,7 @@ describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
 
     it("hands a channel's old id to the conversation outside a thread, matching an old key with ':' exactly", async () => {
       const { kv } = await legacyBucket();
-      const store = new KvSessionStore(kv);
+      const store = sessionsAsPromises(new KvSessionStore(kv));
       await expect(store.get("discord:123:")).resolves.toBe("sess_channel");
       await expect(store.get("a:b:c")).resolves.toBeUndefined(); // (a, b, c): old key a:c
       await expect(store.get("a:x:b%3Ac")).resolves.toBe("sess_colon"); // (a, x, "b:c"): old key a:b:c
@@ -56,7 +57,7 @@ describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
 
     it("gives an old id to one of two workers claiming it for two conversations at once", async () => {
       const { name } = await legacyBucket();
-      const workers = await Promise.all([1, 2, 3, 4].map(async () => new KvSessionStore(await nats.open(await nats.connect(), name))));
+      const workers = await Promise.all([1, 2, 3, 4].map(async () => sessionsAsPromises(new KvSessionStore(await nats.open(await nats.connect(), name)))));
       const got = await Promise.all(workers.map((worker, i) => worker.get(`telegram:chat-${i}:T1`)));
       expect(got.filter((id) => id === "sess_topic")).toHaveLength(1);
       expect(got.filter((id) => id === undefined)).toHaveLength(3);
@@ -64,7 +65,7 @@ describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
 
     it("drops the old counterpart on delete, so /reset before any turn starts afresh", async () => {
       const { kv } = await legacyBucket();
-      const store = new KvSessionStore(kv);
+      const store = sessionsAsPromises(new KvSessionStore(kv));
       await store.delete("telegram:chat-A:T1");
       await expect(store.get("telegram:chat-A:T1")).resolves.toBeUndefined();
       await expect(store.get("discord:123:")).resolves.toBe("sess_channel");
@@ -74,7 +75,7 @@ describe.skipIf(!natsServerAvailable())("KvSessionStore", () => {
   it("rejects with a StateStoreError carrying the client's error when the connection is closed", async () => {
     const nc = await nats.connect();
     const { name } = await nats.bucket();
-    const store = new KvSessionStore(await nats.open(nc, name));
+    const store = sessionsAsPromises(new KvSessionStore(await nats.open(nc, name)));
     await nc.close();
     for (const operation of [store.get("k"), store.set("k", "v"), store.delete("k")]) {
       const error = await operation.catch((err: unknown) => err);

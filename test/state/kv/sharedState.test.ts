@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BusSetupError } from "../../../src/bus/errors.js";
 import { openSharedState } from "../../../src/state/kv/index.js";
 import { natsServerAvailable } from "../../helpers/natsServer.js";
+import { dedupeAsPromises, sessionsAsPromises } from "../contracts/storePromises.js";
 import { natsKvFixture } from "./natsKv.js";
 
 describe.skipIf(!natsServerAvailable())("openSharedState", () => {
@@ -24,15 +25,16 @@ describe.skipIf(!natsServerAvailable())("openSharedState", () => {
   it("gives stores that share state between workers", async () => {
     const [one, two] = await Promise.all([1, 2].map(async () => openSharedState(await nats.connect(), config("shared"))));
     if (one === undefined || two === undefined) throw new Error("two workers expected");
-    await one.sessions.set("telegram:1", "sess_a");
-    await expect(two.sessions.get("telegram:1")).resolves.toBe("sess_a");
-    expect(await one.dedupe.claim("m", "telegram:e1", 0)).toBe("claimed");
-    expect(await two.dedupe.claim("m", "telegram:e2", 1)).toBe("inflight");
-    await one.dedupe.commit("m", 2);
-    expect(await two.dedupe.claim("m", "telegram:e2", 60_001)).toBe("duplicate"); // [inbound] dedupe_ttl_secs = 60
-    expect(await two.dedupe.claim("m", "telegram:e2", 60_001 + 60_000)).toBe("claimed");
-    await expect(one.ledger.begin("telegram:e1", 0)).resolves.toBeUndefined();
-    await expect(two.ledger.begin("telegram:e1", 1)).resolves.toMatchObject({ attempts: 1 });
+    await sessionsAsPromises(one.sessions).set("telegram:1", "sess_a");
+    await expect(sessionsAsPromises(two.sessions).get("telegram:1")).resolves.toBe("sess_a");
+    const [oneDedupe, twoDedupe] = [dedupeAsPromises(one.dedupe), dedupeAsPromises(two.dedupe)];
+    expect(await oneDedupe.claim("m", "telegram:e1", 0)).toBe("claimed");
+    expect(await twoDedupe.claim("m", "telegram:e2", 1)).toBe("inflight");
+    await oneDedupe.commit("m", 2);
+    expect(await twoDedupe.claim("m", "telegram:e2", 60_001)).toBe("duplicate"); // [inbound] dedupe_ttl_secs = 60
+    expect(await twoDedupe.claim("m", "telegram:e2", 60_001 + 60_000)).toBe("claimed");
+    await expect(firstValueFrom(one.ledger.begin("telegram:e1", 0))).resolves.toBeUndefined();
+    await expect(firstValueFrom(two.ledger.begin("telegram:e1", 1))).resolves.toMatchObject({ attempts: 1 });
     expect(await firstValueFrom(one.triage.compareAndSet("telegram:c", { count: 1 }, undefined))).toBe(true);
     expect((await firstValueFrom(two.triage.read("telegram:c")))?.state).toEqual({ count: 1 });
   });
