@@ -83,7 +83,7 @@ export function settledTurn(messages: readonly DurableMessage<GatewayEvent>[], o
         options.onSettled({ sessionKey: sessionKey(turnEvent), event_id: turnEvent.event_id, ok });
         const durationMs = bus.scheduler.now() - started;
         if (outcome.ok) log.info({ durationMs }, "turn complete");
-        else if (outcome.err instanceof AlreadyDeliveredError) log.info({ reason: "already_delivered", durationMs }, "completed turn not repeated");
+        else if (outcome.err instanceof AlreadyDeliveredError) log.info({ reason: "already_delivered", deliveryCount: first.deliveryCount, durationMs }, "completed turn not repeated");
         else log.error({ reason: failureReason(outcome.err), err: outcome.err, durationMs }, "turn failed");
       };
       if (ledger === undefined) return defer(() => (settle(), EMPTY));

@@ -234,4 +234,3 @@ describe("completeInLedger", () => {
     expect(seen).toEqual(["v", "|"]);
   });
 });
-
