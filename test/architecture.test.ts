@@ -91,3 +91,117 @@ describe("no import cycles", () => {
     expect(importCycles(files, root)).toEqual([]);
   });
 });
+
+/** `text` with comments and the contents of string and template literals blanked (newlines kept, so lines still count). */
+function codeOnly(text: string): string {
+  let out = "";
+  /** Open `${` expressions of template literals, each as the brace depth it started at. */
+  const templates: number[] = [];
+  let depth = 0;
+  let i = 0;
+  const blankUntil = (end: number) => {
+    out += text.slice(i, end).replace(/[^\n]/g, " ");
+    i = end;
+  };
+  /** Blanks a template's text from `i` up to its closing backtick or the next `${`. */
+  const templateText = () => {
+    let j = i;
+    while (j < text.length && text[j] !== "`" && !(text[j] === "$" && text[j + 1] === "{")) j += text[j] === "\\" ? 2 : 1;
+    blankUntil(j);
+    if (text[i] === "`") {
+      out += "`";
+      i += 1;
+    } else if (i < text.length) {
+      out += "${";
+      i += 2;
+      templates.push(depth);
+      depth += 1;
+    }
+  };
+  while (i < text.length) {
+    const c = text[i] as string;
+    const next = text[i + 1];
+    if (c === "/" && next === "/") blankUntil(text.indexOf("\n", i) === -1 ? text.length : text.indexOf("\n", i));
+    else if (c === "/" && next === "*") blankUntil(text.indexOf("*/", i + 2) === -1 ? text.length : text.indexOf("*/", i + 2) + 2);
+    else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
+      out += c;
+      i += 1;
+      blankUntil(j);
+      out += text[i] ?? "";
+      i += 1;
+    } else if (c === "`") {
+      out += c;
+      i += 1;
+      templateText();
+    } else {
+      if (c === "{") depth += 1;
+      if (c === "}") {
+        depth -= 1;
+        if (templates.length > 0 && templates[templates.length - 1] === depth) {
+          templates.pop();
+          out += c;
+          i += 1;
+          templateText();
+          continue;
+        }
+      }
+      out += c;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * A class member declared `private` or `protected`: the keyword at the start of a member (a line,
+ * or after `{`, `(`, `,` or `;`, behind other modifiers) and followed by the member's name. Both are
+ * reserved words, so in code (comments and strings blanked) nothing else can sit there. `private
+ * constructor` is allowed: ES has no private constructors, and it is how a class says only its
+ * static factory builds it.
+ */
+const accessModifier =
+  /(?:^|[{(,;])[ \t]*(?:(?:public|static|readonly|override|abstract|declare|async|accessor)[ \t]+)*(private|protected)[ \t]+(?!constructor\b)(?=[\w$#[*])/gm;
+
+/** `file:line` of each member declared with `private` or `protected` in `text`. */
+function accessModifierMembers(file: string, text: string): string[] {
+  const code = codeOnly(text);
+  return [...code.matchAll(accessModifier)].map((match) => `${file}:${code.slice(0, match.index).split("\n").length}`);
+}
+
+// One private-field style (issue 18): ES `#private` members, which are private at run time too and
+// stay out of logs and JSON; TypeScript's `private`/`protected` are a compile-time convention only.
+describe("one private-field style", () => {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const files = ["src", "operators"].flatMap((dir) => sources(join(root, dir)));
+
+  it("finds private and protected members, and nothing in comments, strings or #private", () => {
+    const sample = [
+      "class A {",
+      "  private x = 1;",
+      "  protected readonly y: number;",
+      "  static private z() {}",
+      "  private get w() { return 1; }",
+      "  constructor(private readonly a: A, protected b?: B) {}",
+      "  constructor(",
+      "    private c: C,",
+      "  ) {}",
+      "  private constructor() {}",
+      "  #fine = 'private x';",
+      "  // private commented",
+      "  /* private",
+      "     private block */",
+      "  t = `private ${'private q'} private`;",
+      '  u = { private: true, "protected y": 1 };',
+      "  v = obj.private;",
+      "}",
+    ].join("\n");
+    expect(accessModifierMembers("a.ts", sample)).toEqual(["a.ts:2", "a.ts:3", "a.ts:4", "a.ts:5", "a.ts:6", "a.ts:6", "a.ts:8"]);
+  });
+
+  it("no class member in src/ or operators/ is declared private or protected", () => {
+    const offenders = files.flatMap((path) => accessModifierMembers(path.slice(root.length), readFileSync(path, "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -14,32 +14,34 @@ export interface Clock {
  * kept as a flat copy (`flatString`): the one the broker builds is a rope of a piece per character.
  */
 export class DedupeWindow {
-  private readonly entries = new Map<string, number>();
-  private readonly order = new Fifo<{ readonly msgId: string; readonly at: number }>();
+  readonly #entries = new Map<string, number>();
+  readonly #order = new Fifo<{ readonly msgId: string; readonly at: number }>();
+  readonly #clock: Clock;
+  readonly #windowMs: number;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly windowMs: number,
-  ) {}
+  constructor(clock: Clock, windowMs: number) {
+    this.#clock = clock;
+    this.#windowMs = windowMs;
+  }
 
   /** The sequence first stored under `msgId`, while that is still inside the window. */
   seqOf(msgId: string): number | undefined {
-    this.expire();
-    return this.entries.get(msgId);
+    this.#expire();
+    return this.#entries.get(msgId);
   }
 
   /** Records a newly stored message; call only when `seqOf(msgId)` found nothing. */
   remember(msgId: string, seq: number): void {
     const kept = flatString(msgId);
-    this.entries.set(kept, seq);
-    this.order.push({ msgId: kept, at: this.clock.now() });
+    this.#entries.set(kept, seq);
+    this.#order.push({ msgId: kept, at: this.#clock.now() });
   }
 
-  private expire(): void {
-    const cutoff = this.clock.now() - this.windowMs;
-    for (let oldest = this.order.peek(); oldest !== undefined && oldest.at <= cutoff; oldest = this.order.peek()) {
-      this.order.shift();
-      this.entries.delete(oldest.msgId);
+  #expire(): void {
+    const cutoff = this.#clock.now() - this.#windowMs;
+    for (let oldest = this.#order.peek(); oldest !== undefined && oldest.at <= cutoff; oldest = this.#order.peek()) {
+      this.#order.shift();
+      this.#entries.delete(oldest.msgId);
     }
   }
 }

@@ -8,21 +8,21 @@ import { Fifo } from "./fifo.js";
  * every subscriber after the message being delivered now.
  */
 export class DeliveryQueue {
-  private readonly tasks = new Fifo<() => void>();
-  private draining = false;
+  readonly #tasks = new Fifo<() => void>();
+  #draining = false;
 
   schedule(task: () => void): void {
-    this.tasks.push(task);
-    if (!this.draining) this.drain();
+    this.#tasks.push(task);
+    if (!this.#draining) this.#drain();
   }
 
-  private drain(): void {
-    this.draining = true;
+  #drain(): void {
+    this.#draining = true;
     try {
-      for (let task = this.tasks.shift(); task !== undefined; task = this.tasks.shift()) task();
+      for (let task = this.#tasks.shift(); task !== undefined; task = this.#tasks.shift()) task();
     } finally {
       // A task that throws leaves the rest queued for the next drain instead of wedging the bus.
-      this.draining = false;
+      this.#draining = false;
     }
   }
 }

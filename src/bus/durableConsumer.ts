@@ -29,24 +29,31 @@ export interface ConsumerSubscription {
  * returned (naked or given back) ones before new ones, and keeps at most `maxAckPending` unacked.
  */
 export class DurableConsumer {
-  private readonly subscriptions: ConsumerSubscription[] = [];
+  readonly #subscriptions: ConsumerSubscription[] = [];
   /** Naked messages and those held by ended subscriptions, oldest first. */
-  private readonly returned: StoredMessage[] = [];
-  private inFlight = 0;
-  private turn = 0;
-  private pumpScheduled = false;
-  private closed = false;
+  readonly #returned: StoredMessage[] = [];
+  #inFlight = 0;
+  #turn = 0;
+  #pumpScheduled = false;
+  #closed = false;
+  /** Takes the oldest stored message under `filter` that no durable consumer owns yet. */
+  readonly #takeNew: () => StoredMessage | undefined;
+  readonly #deliveries: DeliveryQueue;
+  /** The bus's clock, for delayed naks. */
+  readonly #timers: SchedulerLike;
 
   constructor(
     readonly name: string,
     readonly filter: string,
     readonly maxAckPending: number,
-    /** Takes the oldest stored message under `filter` that no durable consumer owns yet. */
-    private readonly takeNew: () => StoredMessage | undefined,
-    private readonly deliveries: DeliveryQueue,
-    /** The bus's clock, for delayed naks. */
-    private readonly timers: SchedulerLike,
-  ) {}
+    takeNew: () => StoredMessage | undefined,
+    deliveries: DeliveryQueue,
+    timers: SchedulerLike,
+  ) {
+    this.#takeNew = takeNew;
+    this.#deliveries = deliveries;
+    this.#timers = timers;
+  }
 
   accepts(subject: string): boolean {
     return subjectMatches(this.filter, subject);
@@ -55,9 +62,9 @@ export class DurableConsumer {
   /** Adds a subscription; the returned function ends it. */
   attach(subscriber: Subscriber<DurableMessage<unknown>>): () => void {
     const subscription: ConsumerSubscription = { subscriber, held: new Set() };
-    this.subscriptions.push(subscription);
+    this.#subscriptions.push(subscription);
     this.requestPump();
-    return () => this.detach(subscription);
+    return () => this.#detach(subscription);
   }
 
   /** Acks by message, not by delivery (as JetStream acks by stream sequence): a stale delivery's ack still counts. */
@@ -65,11 +72,11 @@ export class DurableConsumer {
     if (message.acked) return;
     message.acked = true;
     if (message.holder !== undefined) {
-      this.release(message);
+      this.#release(message);
       this.requestPump();
     } else {
-      const index = this.returned.indexOf(message);
-      if (index !== -1) this.returned.splice(index, 1);
+      const index = this.#returned.indexOf(message);
+      if (index !== -1) this.#returned.splice(index, 1);
     }
   }
 
@@ -80,75 +87,75 @@ export class DurableConsumer {
    */
   nak(message: StoredMessage, deliveryCount: number): void {
     if (message.holder === undefined || message.deliveryCount !== deliveryCount) return;
-    this.release(message);
-    this.giveBack(message);
+    this.#release(message);
+    this.#giveBack(message);
     this.requestPump();
   }
 
   /** `nak` after `delayMs` of the bus's time; the message stays pending (held) until then. */
   nakLater(message: StoredMessage, deliveryCount: number, delayMs: number): void {
-    this.timers.schedule(() => this.nak(message, deliveryCount), delayMs);
+    this.#timers.schedule(() => this.nak(message, deliveryCount), delayMs);
   }
 
   /** Stops delivering and completes every subscription. */
   close(): void {
-    this.closed = true;
-    for (const subscription of [...this.subscriptions]) subscription.subscriber.complete();
+    this.#closed = true;
+    for (const subscription of [...this.#subscriptions]) subscription.subscriber.complete();
   }
 
   /** Schedules delivery on the bus's trampoline, so an ack from inside a callback never recurses. */
   requestPump(): void {
-    if (this.pumpScheduled || !this.canDeliver()) return;
-    this.pumpScheduled = true;
-    this.deliveries.schedule(this.pump);
+    if (this.#pumpScheduled || !this.#canDeliver()) return;
+    this.#pumpScheduled = true;
+    this.#deliveries.schedule(this.#pump);
   }
 
-  private readonly pump = (): void => {
-    this.pumpScheduled = false;
-    while (this.canDeliver()) {
-      const subscription = this.subscriptions[this.turn % this.subscriptions.length]!;
+  readonly #pump = (): void => {
+    this.#pumpScheduled = false;
+    while (this.#canDeliver()) {
+      const subscription = this.#subscriptions[this.#turn % this.#subscriptions.length]!;
       // Unsubscribed by an earlier delivery in this loop before its teardown could run.
       if (subscription.subscriber.closed) {
-        this.detach(subscription);
+        this.#detach(subscription);
         continue;
       }
-      const message = this.returned.shift() ?? this.takeNew();
+      const message = this.#returned.shift() ?? this.#takeNew();
       if (message === undefined) return;
-      this.turn += 1;
+      this.#turn += 1;
       message.deliveryCount += 1;
       message.holder = subscription;
       subscription.held.add(message);
-      this.inFlight += 1;
+      this.#inFlight += 1;
       subscription.subscriber.next(new Delivery(this, message));
     }
   };
 
-  private canDeliver(): boolean {
-    return !this.closed && this.subscriptions.length > 0 && this.inFlight < this.maxAckPending;
+  #canDeliver(): boolean {
+    return !this.#closed && this.#subscriptions.length > 0 && this.#inFlight < this.maxAckPending;
   }
 
   /** Ends a subscription; what it held unacked goes back for redelivery to the others or the next one. */
-  private detach(subscription: ConsumerSubscription): void {
-    const index = this.subscriptions.indexOf(subscription);
+  #detach(subscription: ConsumerSubscription): void {
+    const index = this.#subscriptions.indexOf(subscription);
     if (index === -1) return;
-    this.subscriptions.splice(index, 1);
+    this.#subscriptions.splice(index, 1);
     for (const message of [...subscription.held]) {
-      this.release(message);
-      this.giveBack(message);
+      this.#release(message);
+      this.#giveBack(message);
     }
     this.requestPump();
   }
 
-  private release(message: StoredMessage): void {
+  #release(message: StoredMessage): void {
     message.holder?.held.delete(message);
     message.holder = undefined;
-    this.inFlight -= 1;
+    this.#inFlight -= 1;
   }
 
-  private giveBack(message: StoredMessage): void {
-    let index = this.returned.length;
-    while (index > 0 && this.returned[index - 1]!.seq > message.seq) index -= 1;
-    this.returned.splice(index, 0, message);
+  #giveBack(message: StoredMessage): void {
+    let index = this.#returned.length;
+    while (index > 0 && this.#returned[index - 1]!.seq > message.seq) index -= 1;
+    this.#returned.splice(index, 0, message);
   }
 }
 

@@ -6,32 +6,32 @@ const COMPACT_AFTER = 1024;
  * remaining element, which turns a long queue into quadratic work.
  */
 export class Fifo<T> {
-  private items: Array<T | undefined> = [];
-  private head = 0;
+  #items: Array<T | undefined> = [];
+  #head = 0;
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.#items.length - this.#head;
   }
 
   push(item: T): void {
-    this.items.push(item);
+    this.#items.push(item);
   }
 
   peek(): T | undefined {
-    return this.items[this.head];
+    return this.#items[this.#head];
   }
 
   shift(): T | undefined {
-    if (this.head === this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head] = undefined;
-    this.head += 1;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
+    if (this.#head === this.#items.length) return undefined;
+    const item = this.#items[this.#head];
+    this.#items[this.#head] = undefined;
+    this.#head += 1;
+    if (this.#head === this.#items.length) {
+      this.#items = [];
+      this.#head = 0;
+    } else if (this.#head >= COMPACT_AFTER && this.#head * 2 >= this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
     }
     return item;
   }

@@ -23,29 +23,29 @@ const NO_HEADERS: Headers = Object.freeze({});
  * messages first) and stays with that durable until acked; no other durable ever sees it.
  */
 export class MemoryWorkQueue {
-  private lastSeq = 0;
-  private readonly backlog = new Backlog();
-  private readonly consumers = new Map<string, DurableConsumer>();
-  private readonly dedupe: DedupeWindow;
+  #lastSeq = 0;
+  readonly #backlog = new Backlog();
+  readonly #consumers = new Map<string, DurableConsumer>();
+  readonly #dedupe: DedupeWindow;
+  readonly #deliveries: DeliveryQueue;
+  readonly #scheduler: SchedulerLike;
 
-  constructor(
-    private readonly deliveries: DeliveryQueue,
-    private readonly scheduler: SchedulerLike,
-    duplicateWindowMs: number,
-  ) {
+  constructor(deliveries: DeliveryQueue, scheduler: SchedulerLike, duplicateWindowMs: number) {
+    this.#deliveries = deliveries;
+    this.#scheduler = scheduler;
     const clock: Clock = scheduler;
-    this.dedupe = new DedupeWindow(clock, duplicateWindowMs);
+    this.#dedupe = new DedupeWindow(clock, duplicateWindowMs);
   }
 
   /** Stores a message (the subject is already validated) and offers it to the durables that want it. */
   append(subject: string, data: unknown, options: PersistOptions | undefined): PersistAck {
     const msgId = options?.msgId;
-    const original = msgId === undefined ? undefined : this.dedupe.seqOf(msgId);
+    const original = msgId === undefined ? undefined : this.#dedupe.seqOf(msgId);
     if (original !== undefined) return { seq: original, duplicate: true };
 
-    this.lastSeq += 1;
+    this.#lastSeq += 1;
     const message: StoredMessage = {
-      seq: this.lastSeq,
+      seq: this.#lastSeq,
       subject,
       data,
       headers: options?.headers ?? NO_HEADERS,
@@ -54,9 +54,9 @@ export class MemoryWorkQueue {
       holder: undefined,
       acked: false,
     };
-    if (msgId !== undefined) this.dedupe.remember(msgId, message.seq);
-    this.backlog.push(message);
-    for (const consumer of this.consumers.values()) {
+    if (msgId !== undefined) this.#dedupe.remember(msgId, message.seq);
+    this.#backlog.push(message);
+    for (const consumer of this.#consumers.values()) {
       if (consumer.accepts(subject)) consumer.requestPump();
     }
     return { seq: message.seq, duplicate: false };
@@ -67,17 +67,17 @@ export class MemoryWorkQueue {
    * first subscription fixes the durable's filter and `maxAckPending`; a later one that differs throws.
    */
   attach(filter: string, options: ConsumeOptions, subscriber: Subscriber<DurableMessage<unknown>>): () => void {
-    return this.consumerFor(filter, options).attach(subscriber);
+    return this.#consumerFor(filter, options).attach(subscriber);
   }
 
   /** Completes every consumer subscription; nothing is delivered afterwards. */
   close(): void {
-    for (const consumer of this.consumers.values()) consumer.close();
+    for (const consumer of this.#consumers.values()) consumer.close();
   }
 
-  private consumerFor(filter: string, options: ConsumeOptions): DurableConsumer {
+  #consumerFor(filter: string, options: ConsumeOptions): DurableConsumer {
     const { durable, maxAckPending = DEFAULT_MAX_ACK_PENDING } = options;
-    const existing = this.consumers.get(durable);
+    const existing = this.#consumers.get(durable);
     if (existing !== undefined) {
       if (existing.filter !== filter) {
         throw new ConsumerConflictError(durable, `consumes "${existing.filter}", not "${filter}"`);
@@ -94,11 +94,11 @@ export class MemoryWorkQueue {
       durable,
       filter,
       maxAckPending,
-      () => this.backlog.takeOldest(filter),
-      this.deliveries,
-      this.scheduler,
+      () => this.#backlog.takeOldest(filter),
+      this.#deliveries,
+      this.#scheduler,
     );
-    this.consumers.set(durable, consumer);
+    this.#consumers.set(durable, consumer);
     return consumer;
   }
 }
@@ -108,36 +108,36 @@ export class MemoryWorkQueue {
  * first), so taking the next message never scans the stored messages themselves.
  */
 class Backlog {
-  private readonly bySubject = new Map<string, Fifo<StoredMessage>>();
+  readonly #bySubject = new Map<string, Fifo<StoredMessage>>();
 
   push(message: StoredMessage): void {
-    let queue = this.bySubject.get(message.subject);
+    let queue = this.#bySubject.get(message.subject);
     if (queue === undefined) {
       queue = new Fifo();
-      this.bySubject.set(message.subject, queue);
+      this.#bySubject.set(message.subject, queue);
     }
     queue.push(message);
   }
 
   /** Removes and returns the oldest message whose subject matches `filter`. */
   takeOldest(filter: string): StoredMessage | undefined {
-    if (!hasWildcards(filter)) return this.takeFrom(filter);
+    if (!hasWildcards(filter)) return this.#takeFrom(filter);
     let oldestSubject: string | undefined;
     let oldestSeq = Infinity;
-    for (const [subject, queue] of this.bySubject) {
+    for (const [subject, queue] of this.#bySubject) {
       const seq = queue.peek()?.seq ?? Infinity;
       if (seq < oldestSeq && subjectMatches(filter, subject)) {
         oldestSubject = subject;
         oldestSeq = seq;
       }
     }
-    return oldestSubject === undefined ? undefined : this.takeFrom(oldestSubject);
+    return oldestSubject === undefined ? undefined : this.#takeFrom(oldestSubject);
   }
 
-  private takeFrom(subject: string): StoredMessage | undefined {
-    const queue = this.bySubject.get(subject);
+  #takeFrom(subject: string): StoredMessage | undefined {
+    const queue = this.#bySubject.get(subject);
     const message = queue?.shift();
-    if (queue?.length === 0) this.bySubject.delete(subject);
+    if (queue?.length === 0) this.#bySubject.delete(subject);
     return message;
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { concatMap, take } from "rxjs";
 import type { ConsumeOptions, DurableMessage, PersistAck, PersistOptions } from "../../src/bus/bus.js";
-import { ConsumerConflictError, InvalidSubjectError } from "../../src/bus/errors.js";
+import { BusClosedError, ConsumerConflictError, InvalidSubjectError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { testScheduler } from "../helpers/marbles.js";
 
@@ -53,6 +53,28 @@ describe("MemoryBus durable subjects", () => {
     lazy.subscribe((value) => (ack = value));
     expect(ack).toEqual({ seq: 2, duplicate: false });
     expect(w.seen()).toEqual(["a#1", "lazy#1"]);
+  });
+
+  it("emits one ack and completes, and stores again on each subscription (cold, like defer)", () => {
+    const bus = new MemoryBus();
+    const ack$ = bus.persist("turn.0", "x");
+    const events: string[] = [];
+    const observer = { next: (ack: PersistAck) => events.push(`ack ${ack.seq}`), complete: () => events.push("complete") };
+    ack$.subscribe(observer);
+    ack$.subscribe(observer);
+    expect(events).toEqual(["ack 1", "complete", "ack 2", "complete"]);
+    expect(consumer(bus, "turn.0", { durable: "w" }).seen()).toEqual(["x#1", "x#1"]);
+  });
+
+  it("reports a closed bus on subscribe, not from persist() itself", async () => {
+    const bus = new MemoryBus();
+    const ack$ = bus.persist("turn.0", "x");
+    await bus.close();
+    const errors: unknown[] = [];
+    expect(() => bus.persist("turn.0", "y")).not.toThrow();
+    ack$.subscribe({ error: (error: unknown) => errors.push(error) });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(BusClosedError);
   });
 
   it("delivers the backlog persisted before the consumer started, oldest first, with its metadata", () => {

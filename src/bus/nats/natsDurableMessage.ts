@@ -43,31 +43,31 @@ export class NatsDurableMessage<T> implements DurableMessage<T> {
   }
 
   ack(): void {
-    if (this.settle()) this.send("ack", () => this.#msg.ack());
+    if (this.#settle()) this.#send("ack", () => this.#msg.ack());
   }
 
   nak(delayMs?: number): void {
-    if (this.settle()) this.send("nak", () => (delayMs === undefined || delayMs <= 0 ? this.#msg.nak() : this.#msg.nak(delayMs)));
+    if (this.#settle()) this.#send("nak", () => (delayMs === undefined || delayMs <= 0 ? this.#msg.nak() : this.#msg.nak(delayMs)));
   }
 
   /** Gives the message back because its subscription ended: the server redelivers it after `delayMs`. */
   handBack(delayMs: number): void {
-    if (this.settle()) this.send("nak", () => this.#msg.nak(delayMs));
+    if (this.#settle()) this.#send("nak", () => this.#msg.nak(delayMs));
   }
 
   /** Restarts the server's ack-wait clock, so a long turn is not redelivered meanwhile. */
   working(): void {
-    if (this.#held) this.send("working", () => this.#msg.working());
+    if (this.#held) this.#send("working", () => this.#msg.working());
   }
 
-  private settle(): boolean {
+  #settle(): boolean {
     if (!this.#held) return false;
     this.#held = false;
     this.#events.settled(this);
     return true;
   }
 
-  private send(action: "ack" | "nak" | "working", reply: () => void): void {
+  #send(action: "ack" | "nak" | "working", reply: () => void): void {
     try {
       reply();
     } catch (err) {
