@@ -1,52 +1,102 @@
 // Ingress throughput on the embedded bus, turnstream side by side with the naive baseline
-// (bench/baseline/): gateway frames from a loopback WebSocket gateway in its own process, through
+// (bench/baseline/) and the raw ceiling (bench/lib/rawCeiling.ts: frames decoded and validated,
+// nothing else): gateway frames from a loopback WebSocket gateway in its own process, through
 // parse → skip → trust → queue (msg-id dedupe) → per-session lane → triage (proactive
-// events) → an instant in-process agent. Runs alternate between the two, so machine noise hits
-// both alike. Prints one JSON line: medians of the runs and turnstream ÷ baseline.
-import { emit, note, sized } from "./lib/benchEnv.js";
+// events) → an instant in-process agent. Runs alternate between the three, so machine noise hits
+// all alike. Then one more batch per broker with the Observable counter installed (not timed:
+// the counter's hooks slow rxjs down). Prints one JSON line: medians of the runs, the ratios,
+// and Observables and subscriptions created per event.
+import { emit, note, sized, sleep } from "./lib/benchEnv.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { ingressRun, PROACTIVE_EVERY, SESSIONS } from "./lib/ingressRuns.js";
 import { startNaiveIngress } from "./lib/naiveIngress.js";
+import { installObservableCounter, type ObservableCount } from "./lib/observableCount.js";
+import { measureProcessCost } from "./lib/processCost.js";
+import { startRawCeiling } from "./lib/rawCeiling.js";
 import { median, round } from "./lib/stats.js";
 import { startTurnstreamIngress, type IngressSubject } from "./lib/turnstreamIngress.js";
 
 const events = sized("INGRESS_EVENTS", 50_000, 5_000);
 const runs = sized("INGRESS_RUNS", 5, 3);
+const counted = sized("INGRESS_COUNTED_EVENTS", 10_000, 2_000);
 const warmup = Math.min(events, 10_000);
 
+type Name = "turnstream" | "baseline" | "rawCeiling";
+
 interface Contender {
-  readonly name: "turnstream" | "baseline";
+  readonly name: Name;
   readonly gateway: RemoteGateway;
   readonly subject: IngressSubject;
   readonly rates: number[];
+  /** Per timed run: this process's CPU µs per event, and the share of the run's wall time spent in GC. */
+  readonly cpuMicrosPerEvent: number[];
+  readonly gcShares: number[];
 }
 
-async function contender(name: Contender["name"]): Promise<Contender> {
+async function contender(name: Name): Promise<Contender> {
   const gateway = await RemoteGateway.start();
-  const subject = name === "turnstream" ? await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token }) : await startNaiveIngress(gateway.url, gateway.token);
+  const subject =
+    name === "turnstream"
+      ? await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token })
+      : name === "baseline"
+        ? await startNaiveIngress(gateway.url, gateway.token)
+        : await startRawCeiling(gateway.url, gateway.token);
   await gateway.connected();
-  return { name, gateway, subject, rates: [] };
+  return { name, gateway, subject, rates: [], cpuMicrosPerEvent: [], gcShares: [] };
 }
 
-// BENCH_ONLY=turnstream|baseline runs one side (for `node --cpu-prof`); the JSON then lacks the other.
+/** One untimed batch with the counter installed: what this process constructed and subscribed per event while it flowed. */
+async function perEvent(c: Contender): Promise<ObservableCount> {
+  const counter = installObservableCounter();
+  try {
+    await ingressRun(c.gateway, c.subject, counted, `${c.name}-counted`, 300_000);
+    // The last events' settlement may finish a microtask or two after the count was reached.
+    await sleep(20);
+    const { observables, subscriptions } = counter.read();
+    return { observables: round(observables / counted, 2), subscriptions: round(subscriptions / counted, 2) };
+  } finally {
+    counter.uninstall();
+  }
+}
+
+// BENCH_ONLY=turnstream|baseline|rawCeiling runs one side (for `node --cpu-prof`); the JSON then lacks the others.
 const only = process.env.BENCH_ONLY;
-const names = (["turnstream", "baseline"] as const).filter((name) => only === undefined || only === name);
+const names = (["turnstream", "baseline", "rawCeiling"] as const).filter((name) => only === undefined || only === name);
 const contenders: Contender[] = [];
 for (const name of names) contenders.push(await contender(name));
 for (const c of contenders) await ingressRun(c.gateway, c.subject, warmup, `${c.name}-warmup`, 120_000);
 for (let run = 0; run < runs; run++) {
-  for (const c of contenders) c.rates.push(await ingressRun(c.gateway, c.subject, events, `${c.name}-${run}`, 300_000));
+  for (const c of contenders) {
+    const cost = measureProcessCost();
+    const started = performance.now();
+    const rate = await ingressRun(c.gateway, c.subject, events, `${c.name}-${run}`, 300_000);
+    const { cpuMicros, gcMs } = cost.stop();
+    c.rates.push(rate);
+    c.cpuMicrosPerEvent.push(cpuMicros / events);
+    c.gcShares.push(gcMs / (performance.now() - started));
+  }
 }
+const counts = new Map<Name, ObservableCount>();
+for (const c of contenders) if (c.name !== "rawCeiling") counts.set(c.name, await perEvent(c));
 for (const c of contenders) {
   await c.subject.stop();
   await c.gateway.stop();
 }
-const summary = (name: Contender["name"]) => {
-  const rates = contenders.find((c) => c.name === name)?.rates ?? [];
-  return { eventsPerSecond: Math.round(median(rates)), runs: rates.map((r) => Math.round(r)) };
+const summary = (name: Name) => {
+  const c = contenders.find((candidate) => candidate.name === name);
+  const rates = c?.rates ?? [];
+  return {
+    eventsPerSecond: Math.round(median(rates)),
+    runs: rates.map((r) => Math.round(r)),
+    cpuMicrosPerEvent: round(median(c?.cpuMicrosPerEvent ?? []), 1),
+    gcShare: round(median(c?.gcShares ?? []), 3),
+  };
 };
 const turnstream = summary("turnstream");
 const baseline = summary("baseline");
+const rawCeiling = summary("rawCeiling");
+const ratio = (a: number, b: number) => round(a / b, 2);
+note(`Observables / subscriptions per event: ${JSON.stringify(Object.fromEntries(counts))}`);
 note("done");
 emit({
   benchmark: "ingress-embedded",
@@ -56,5 +106,14 @@ emit({
   proactiveShare: 1 / PROACTIVE_EVERY,
   turnstream,
   baseline,
-  ratio: round(turnstream.eventsPerSecond / baseline.eventsPerSecond, 2),
+  rawCeiling,
+  ratio: ratio(turnstream.eventsPerSecond, baseline.eventsPerSecond),
+  turnstreamToCeiling: ratio(turnstream.eventsPerSecond, rawCeiling.eventsPerSecond),
+  baselineToCeiling: ratio(baseline.eventsPerSecond, rawCeiling.eventsPerSecond),
+  countedEvents: counted,
+  observablesPerEvent: counts.get("turnstream")?.observables,
+  subscriptionsPerEvent: counts.get("turnstream")?.subscriptions,
+  baselineObservablesPerEvent: counts.get("baseline")?.observables,
+  // The process's peak RSS (all three contenders): what the generation-size policy costs in memory.
+  maxRssMiB: round(process.resourceUsage().maxRSS / 1024, 1),
 });

@@ -2,6 +2,9 @@
 // machine and how busy it was, writes bench/results.json and regenerates the results section of
 // docs/benchmarks.md. BENCH_QUICK=1: a smoke run (results and doc under dist-bench/).
 // BENCH_SELECT=pacing,memory: run only those and keep the other results from the last run.
+// Every benchmark runs under the broker's generation-size policy (NODE_OPTIONS, below), which its
+// forked children (the gateway process, scale workers) inherit; agents do not: the session pool
+// gives them only HOME, PATH and USER of the broker's environment (src/acp/agentEnvironment.ts).
 import { execFileSync, spawn } from "node:child_process";
 import { cpus, loadavg, release, totalmem, type } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -16,6 +19,15 @@ interface Benchmark {
   readonly script: string;
   readonly nodeArgs?: readonly string[];
 }
+
+/**
+ * The broker's generation-size policy (docs/scaling.md, "Node flags"): a 64 MiB semi-space, so
+ * the short-lived garbage of events in flight dies young in fewer scavenges. Set through
+ * NODE_OPTIONS, as a deployment sets it, so forked children get it too. BENCH_NODE_OPTIONS
+ * replaces it; BENCH_NODE_OPTIONS= (empty) runs on Node's defaults, for a before/after.
+ */
+const POLICY_NODE_OPTIONS = "--max-semi-space-size=64";
+const nodeOptions = [process.env.NODE_OPTIONS, process.env.BENCH_NODE_OPTIONS ?? POLICY_NODE_OPTIONS].filter(Boolean).join(" ");
 
 const BENCHMARKS: readonly Benchmark[] = [
   { name: "ingress-embedded", script: "ingress.js" },
@@ -50,7 +62,7 @@ function machine(): Machine {
 function runOne(benchmark: Benchmark): Promise<Record<string, unknown>> {
   const script = fileURLToPath(new URL(benchmark.script, import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(benchmark.nodeArgs ?? []), script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [...(benchmark.nodeArgs ?? []), script], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NODE_OPTIONS: nodeOptions } });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.once("error", reject);
@@ -73,7 +85,7 @@ const records: Record<string, BenchmarkRecord> = {};
 let failed = 0;
 for (const benchmark of BENCHMARKS) {
   if (selected !== undefined && !selected.includes(benchmark.name)) continue;
-  note(`── ${benchmark.name}`);
+  note(`── ${benchmark.name}${nodeOptions === "" ? "" : ` (NODE_OPTIONS=${nodeOptions})`}`);
   const before = loadavg()[0] ?? 0;
   const cpuBefore = cpuSnapshot();
   const started = performance.now();
@@ -85,6 +97,7 @@ for (const benchmark of BENCHMARKS) {
       seconds: Math.round((performance.now() - started) / 100) / 10,
       loadAverage: { before: Math.round(before * 100) / 100, after: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
       ...(share === undefined ? {} : { otherWorkShare: Math.round(share * 1000) / 1000 }),
+      nodeOptions,
       result,
     };
     console.log(JSON.stringify(result));

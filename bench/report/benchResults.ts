@@ -23,6 +23,8 @@ export interface BenchmarkRecord {
   readonly loadAverage: { readonly before: number; readonly after: number };
   /** Share of all cores' time that went to other processes while it ran (Linux; absent elsewhere). */
   readonly otherWorkShare?: number;
+  /** The NODE_OPTIONS its process and Node children ran with ("" = Node's defaults); absent in records from before the runner set them. */
+  readonly nodeOptions?: string;
   readonly result: Record<string, unknown>;
 }
 

@@ -38,6 +38,7 @@ export function renderResults(results: BenchResults): string {
         ["nats-server", machine.natsServer],
         ["Run", `${results.generatedAt}${results.quick ? " — **quick (smoke) run: sizes reduced, numbers not comparable**" : ""}`],
         ["CPU used by other processes while each ran (share of all cores)", Object.entries(records).map(([name, r]) => `${name} ${share(r.otherWorkShare)}`).join("; ")],
+        ["Node flags (`NODE_OPTIONS` of each benchmark's processes)", nodeFlags(records)],
         ["Load average (1 min) before → after", Object.entries(records).map(([name, r]) => `${name} ${r.loadAverage.before.toFixed(2)} → ${r.loadAverage.after.toFixed(2)}`).join("; ")],
       ],
     ),
@@ -57,7 +58,14 @@ export function renderResults(results: BenchResults): string {
   const ingress = result("ingress-embedded");
   if (ingress !== undefined) {
     lines.push(
-      `- **Ingress, embedded** — ${n(numberAt(ingress, "events"))} events per run, median of ${n(numberAt(ingress, "runs"))} runs, the two alternating. turnstream runs: ${list((ingress.turnstream as { runs?: unknown } | undefined)?.runs)} events/s; baseline runs: ${list((ingress.baseline as { runs?: unknown } | undefined)?.runs)} events/s.`,
+      `- **Ingress, embedded** — ${n(numberAt(ingress, "events"))} events per run, median of ${n(numberAt(ingress, "runs"))} runs, alternating. turnstream runs: ${list((ingress.turnstream as { runs?: unknown } | undefined)?.runs)} events/s; baseline runs: ${list((ingress.baseline as { runs?: unknown } | undefined)?.runs)} events/s` +
+        (ingress.rawCeiling === undefined ? "." : `; raw ceiling runs: ${list((ingress.rawCeiling as { runs?: unknown } | undefined)?.runs)} events/s.`) +
+        (numberAt(ingress, "observablesPerEvent") === undefined
+          ? ""
+          : ` Counted over ${n(numberAt(ingress, "countedEvents"))} more events (untimed): ${n(numberAt(ingress, "observablesPerEvent"), 2)} Observables and ${n(numberAt(ingress, "subscriptionsPerEvent"), 2)} subscriptions created per event by turnstream, ${n(numberAt(ingress, "baselineObservablesPerEvent"), 2)} by the baseline. The process's peak RSS (all three contenders): ${n(numberAt(ingress, "maxRssMiB"), 1)} MiB.`) +
+        (numberAt(ingress, "turnstream.gcShare") === undefined
+          ? ""
+          : ` Medians per timed run — CPU per event (the process, GC threads included): turnstream ${n(numberAt(ingress, "turnstream.cpuMicrosPerEvent"), 1)} µs, baseline ${n(numberAt(ingress, "baseline.cpuMicrosPerEvent"), 1)} µs, raw ceiling ${n(numberAt(ingress, "rawCeiling.cpuMicrosPerEvent"), 1)} µs; share of wall time in GC pauses: ${n((numberAt(ingress, "turnstream.gcShare") ?? 0) * 100, 1)} %, ${n((numberAt(ingress, "baseline.gcShare") ?? 0) * 100, 1)} %, ${n((numberAt(ingress, "rawCeiling.gcShare") ?? 0) * 100, 1)} %.`),
     );
   }
   const nats = result("ingress-nats");
@@ -148,6 +156,16 @@ export function renderResults(results: BenchResults): string {
   lines.push(...renderTriageAdmit(result("triage-admit")));
   lines.push(END_MARKER);
   return lines.join("\n");
+}
+
+/** Benchmarks grouped by the NODE_OPTIONS they ran with; records from before the runner recorded them say so. */
+function nodeFlags(records: BenchResults["benchmarks"]): string {
+  const groups = new Map<string, string[]>();
+  for (const [name, record] of Object.entries(records)) {
+    const flags = record.nodeOptions === undefined ? "not recorded (Node's defaults before the policy)" : record.nodeOptions === "" ? "Node's defaults" : `\`${record.nodeOptions}\``;
+    groups.set(flags, [...(groups.get(flags) ?? []), name]);
+  }
+  return [...groups].map(([flags, names]) => `${names.join(", ")}: ${flags}`).join("; ");
 }
 
 /** The text-paths table: µs per KB for each path and input size; flat rows are linear. */

@@ -24,11 +24,29 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 const bytes = (n: number) => `${Math.round(n).toLocaleString("en-US")} B`;
 const times = (n: number) => `${n.toFixed(2)}×`;
 
-/** The issues' targets (#11, then #16's soak), in their order. */
+/** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event), in their order. */
 export const GOALS: readonly Goal[] = [
   { measure: "Ingress, embedded bus", benchmark: "ingress-embedded", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 50_000 }, format: perSecond },
   { measure: "Ingress, naive baseline (same machine, same run)", benchmark: "ingress-embedded", path: "baseline.eventsPerSecond", format: perSecond },
   { measure: "Ingress, turnstream ÷ baseline", benchmark: "ingress-embedded", path: "ratio", target: { op: "≥", value: 1 }, format: times },
+  {
+    // The same frames decoded and validated (JSON.parse + the event schema) and nothing else, in the same process: what any broker's rate is a share of.
+    measure: "Ingress, turnstream ÷ raw ceiling (frames + JSON.parse + schema only)",
+    benchmark: "ingress-embedded",
+    path: "turnstreamToCeiling",
+    format: times,
+    context: { path: "rawCeiling.eventsPerSecond", format: (n) => `ceiling ${perSecond(n)}` },
+  },
+  { measure: "Ingress, baseline ÷ raw ceiling", benchmark: "ingress-embedded", path: "baselineToCeiling", format: times },
+  {
+    // Issue 18: counted in the benchmark process while the events flow (bench/lib/observableCount.ts).
+    measure: "Observables created per event, embedded ingress",
+    benchmark: "ingress-embedded",
+    path: "observablesPerEvent",
+    target: { op: "≤", value: 3 },
+    format: (n) => n.toFixed(2),
+    context: { path: "subscriptionsPerEvent", format: (n) => `${n.toFixed(2)} subscriptions` },
+  },
   { measure: "Ingress through JetStream", benchmark: "ingress-nats", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 10_000 }, format: perSecond },
   {
     measure: "Bubble overhead p99, embedded",

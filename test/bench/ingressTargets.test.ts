@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { BenchResults } from "../../bench/report/benchResults.js";
+import { renderResults } from "../../bench/report/renderResults.js";
+import { targetRows } from "../../bench/report/targets.js";
+
+const committed = JSON.parse(readFileSync(new URL("../../bench/results.json", import.meta.url), "utf8")) as BenchResults;
+
+/** The committed results with the embedded ingress result replaced. */
+function withIngress(result: Record<string, unknown>, nodeOptions?: string): BenchResults {
+  const record = { ranAt: "2026-12-01T10:00:00.000Z", seconds: 60, loadAverage: { before: 0.5, after: 0.9 }, ...(nodeOptions === undefined ? {} : { nodeOptions }), result };
+  return { ...committed, benchmarks: { ...committed.benchmarks, "ingress-embedded": record } };
+}
+
+describe("the embedded ingress rows (issue 18)", () => {
+  const row = (results: BenchResults, prefix: string) => targetRows(results).find((r) => r.measure.startsWith(prefix));
+
+  it("judges Observables per event against ≤ 3, with the subscriptions beside it", () => {
+    expect(row(withIngress({ observablesPerEvent: 3, subscriptionsPerEvent: 4 }), "Observables created per event")).toMatchObject({ status: "met", actual: "3.00 (4.00 subscriptions)" });
+    expect(row(withIngress({ observablesPerEvent: 3.01, subscriptionsPerEvent: 4 }), "Observables created per event")?.status).toBe("missed");
+  });
+
+  it("reports both ratios to the raw ceiling, with the ceiling's rate", () => {
+    const results = withIngress({ turnstreamToCeiling: 0.5, baselineToCeiling: 0.6, rawCeiling: { eventsPerSecond: 150_000, runs: [150_000] } });
+    expect(row(results, "Ingress, turnstream ÷ raw ceiling")).toMatchObject({ status: "report", actual: "0.50× (ceiling 150,000 events/s)" });
+    expect(row(results, "Ingress, baseline ÷ raw ceiling")).toMatchObject({ status: "report", actual: "0.60×" });
+  });
+
+  it("lists the Node flags each result was measured with, and says when a record has none", () => {
+    const rendered = renderResults(withIngress({ benchmark: "ingress-embedded" }, "--max-semi-space-size=64"));
+    expect(rendered).toMatch(/Node flags[^\n]*ingress-embedded: `--max-semi-space-size=64`/);
+    expect(renderResults(withIngress({ benchmark: "ingress-embedded" }, ""))).toMatch(/ingress-embedded: Node's defaults/);
+    expect(renderResults(withIngress({ benchmark: "ingress-embedded" }))).toMatch(/ingress-embedded[^|]*: not recorded/);
+  });
+});
