@@ -23,6 +23,8 @@ export type {
 
 // triage: proactive events pass cheap rules before they may wake an agent
 export { triage, type TriageDecision, type TriageOptions } from "./triage/triage.js";
+export { triageEvent, type TriageEventOptions } from "./triage/triageEvent.js";
+export { TriageConflictError } from "./triage/triageConflictError.js";
 export { admit, type Admission } from "./triage/admit.js";
 export { triageKey } from "./triage/triageKey.js";
 export { parseQuietHours, quietHoursContain, type QuietHours } from "./triage/quietHours.js";

@@ -1,12 +1,12 @@
-import { asyncScheduler, concatMap, map, type Observable, of, type OperatorFunction, type SchedulerLike, throwError } from "rxjs";
-import type { TriageStore } from "./triageStore.js";
+import { map, of, type OperatorFunction } from "rxjs";
 import { serializeByKey } from "../dispatch/serializeByKey.js";
 import type { GatewayEvent } from "../ingress/gatewayEvent.js";
-import { admit } from "./admit.js";
+import { triageEvent, type TriageEventOptions } from "./triageEvent.js";
 import { triageKey } from "./triageKey.js";
-import type { TriageSettings } from "./triageSettings.js";
-import { EMPTY_TRIAGE_STATE, sameTriageState } from "./triageState.js";
 import { type TriageVerdict, WAKE } from "./triageVerdict.js";
+
+export { TRIAGE_MAX_ATTEMPTS } from "./triageEvent.js";
+export { TriageConflictError } from "./triageConflictError.js";
 
 /** An event and what triage made of it; a human message is always a wake. */
 export interface TriageDecision {
@@ -14,28 +14,8 @@ export interface TriageDecision {
   readonly verdict: TriageVerdict;
 }
 
-export interface TriageOptions {
-  readonly settings: TriageSettings;
-  readonly store: TriageStore;
-  /** The clock (`scheduler.now()`); defaults to `asyncScheduler`, virtual inside `TestScheduler.run`. */
-  readonly scheduler?: SchedulerLike;
-  /** Evaluations (read → admit → compareAndSet) per event before giving up; default `TRIAGE_MAX_ATTEMPTS`. */
-  readonly maxAttempts?: number;
-}
-
-/** Conflicts come only from other workers writing the same conversation; ten in a row is contention, not bad luck. */
-export const TRIAGE_MAX_ATTEMPTS = 10;
-
-/** Every attempt to store a conversation's triage state lost a race to another writer. */
-export class TriageConflictError extends Error {
-  override readonly name = "TriageConflictError";
-  constructor(
-    readonly key: string,
-    readonly attempts: number,
-  ) {
-    super(`triage state of ${key} changed under every one of ${attempts} attempts`);
-  }
-}
+/** As `triageEvent` takes them. */
+export type TriageOptions = TriageEventOptions;
 
 /**
  * Triages proactive events (delivery-and-triage.md §13): one decision per event, in order per
@@ -54,28 +34,8 @@ export class TriageConflictError extends Error {
  * Run it per event (as the broker's stages do) to settle such an event and keep the stream alive.
  */
 export function triage(options: TriageOptions): OperatorFunction<GatewayEvent, TriageDecision> {
-  const { settings, store } = options;
-  const scheduler = options.scheduler ?? asyncScheduler;
-  const maxAttempts = options.maxAttempts ?? TRIAGE_MAX_ATTEMPTS;
-  if (!settings.enabled) return map((event) => ({ event, verdict: WAKE }));
-
-  const evaluate = (event: GatewayEvent, key: string, attempt: number): Observable<TriageVerdict> =>
-    store.read(key).pipe(
-      concatMap((entry) => {
-        const before = entry?.state ?? EMPTY_TRIAGE_STATE;
-        const { verdict, state } = admit(before, event.event_id, settings, scheduler.now());
-        if (sameTriageState(before, state)) return of(verdict);
-        return store.compareAndSet(key, state, entry?.revision).pipe(
-          concatMap((written) => {
-            if (written) return of(verdict);
-            if (attempt >= maxAttempts) return throwError(() => new TriageConflictError(key, attempt));
-            return evaluate(event, key, attempt + 1);
-          }),
-        );
-      }),
-    );
-
-  return serializeByKey<GatewayEvent, TriageDecision>(triageKey, (event, key) =>
-    event.proactive === true ? evaluate(event, key, 1).pipe(map((verdict) => ({ event, verdict }))) : of({ event, verdict: WAKE }),
+  if (!options.settings.enabled) return map((event) => ({ event, verdict: WAKE }));
+  return serializeByKey<GatewayEvent, TriageDecision>(triageKey, (event) =>
+    event.proactive === true ? triageEvent(event, options).pipe(map((verdict) => ({ event, verdict }))) : of({ event, verdict: WAKE }),
   );
 }

@@ -1,22 +1,20 @@
 import { catchError, concat, concatMap, defer, EMPTY, filter, finalize, from, ignoreElements, of, tap, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
-import { SEQUENTIAL_MODE_OFF_WARNING, warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
+import { warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { inboundDedupeKey } from "../../operators/ingress/inboundDedupe.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
-import { triage } from "../../operators/triage/triage.js";
-import { triageLogLine } from "../../operators/triage/triageLog.js";
-import type { TriageSettings } from "../../operators/triage/triageSettings.js";
-import type { TriageStore } from "../../operators/triage/triageStore.js";
 import type { SessionPool } from "../acp/pool.js";
 import type { DedupeStore } from "../state/dedupeStore.js";
 import { BrokerFailureError } from "../pipeline/brokerFailure.js";
 import { isStateOutage } from "../state/errors.js";
-import { AgentTurnError, DeliveryIncompleteError, SendError } from "../pipeline/errors.js";
+import { AgentTurnError, DeliveryIncompleteError } from "../pipeline/errors.js";
+import { SendError } from "../wire/index.js";
 import { deliverSequential } from "./delivery/deliverSequential.js";
+import { SEQUENTIAL_MODE_OFF_WARNING } from "./delivery/deliveryLogMessages.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
@@ -26,8 +24,6 @@ import type { TurnContext, TurnHandler } from "./turn.js";
 export interface AgentTurnHandlerOptions {
   readonly pool: SessionPool;
   readonly config: DeliveryConfig;
-  /** Proactive events pass these rules before they may wake the agent; absent: every event wakes it. */
-  readonly triage?: { readonly settings: TriageSettings; readonly store: TriageStore };
   /** A human message redelivered (same platform, channel, thread, message_id) runs once; absent: no dedupe. */
   readonly inboundDedupe?: DedupeStore;
 }
@@ -38,7 +34,7 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, triage: triageRules, inboundDedupe }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, inboundDedupe }: AgentTurnHandlerOptions): TurnHandler {
   /** One ACP prompt turn on the key's session, delivered by the configured mode. */
   const runTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext): Observable<never> =>
     pool
@@ -61,9 +57,7 @@ export function createAgentTurnHandler({ pool, config, triage: triageRules, inbo
           toldTheUser(event, context),
         );
       default:
-        return onceOnly(event, context, inboundDedupe, () =>
-          admitted(event, context, triageRules).pipe(concatMap(() => runTurn(sessionKey, event, context))),
-        );
+        return onceOnly(event, context, inboundDedupe, () => runTurn(sessionKey, event, context));
     }
   };
   // `/cancel` must reach the turn it cancels, which holds the session's lane.
@@ -115,22 +109,6 @@ function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore
         }),
       );
     }),
-  );
-}
-
-/**
- * Emits once when the event may wake the agent: always for a message a human sent; for a proactive
- * event, when triage admits it. A suppressed event completes empty: no turn, no reply, no model call.
- */
-function admitted(event: GatewayEvent, context: TurnContext, rules: AgentTurnHandlerOptions["triage"]): Observable<unknown> {
-  if (event.proactive !== true || rules === undefined) return of(event);
-  return of(event).pipe(
-    triage({ settings: rules.settings, store: rules.store, scheduler: context.scheduler }),
-    tap((decision) => {
-      const line = triageLogLine(decision);
-      if (line !== undefined) context.logger.info(line.fields, line.msg);
-    }),
-    filter((decision) => decision.verdict.decision === "wake"),
   );
 }
 

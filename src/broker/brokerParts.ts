@@ -5,6 +5,8 @@ import type { GatewayConnector } from "../gateway/connector.js";
 import type { Logger } from "../log/logger.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
+import type { TriageSettings } from "../../operators/triage/triageSettings.js";
+import type { TriageStore } from "../../operators/triage/triageStore.js";
 import type { TurnHandler } from "./turn.js";
 
 export type Role = "all" | "edge" | "worker";
@@ -23,6 +25,12 @@ export interface SettledTurn {
   readonly sessionKey: string;
   readonly event_id: string;
   readonly ok: boolean;
+}
+
+/** Triage of proactive events, in the session's lane before the handler (`[triage]`). */
+export interface TurnTriage {
+  readonly settings: TriageSettings;
+  readonly store: TriageStore;
 }
 
 export interface StopResult {
@@ -47,6 +55,8 @@ export interface BrokerParts {
   readonly ownership?: Observable<ReadonlySet<number>>;
   /** Per event: started → messages delivered → complete, written before the ack. Absent: no ledger. */
   readonly ledger?: DeliveryLedger;
+  /** `[triage]` enabled: proactive events are judged in their session's lane, before any handler sees them. */
+  readonly triage?: TurnTriage;
   /** Runs first when the broker starts (acquiring partition leases). */
   readonly onStart?: () => Promise<void>;
   /** Runs after the worker stopped consuming and before the edge closes (releasing leases). */

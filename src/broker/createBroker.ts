@@ -99,7 +99,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
   const turnHandler =
     options.turnHandler ??
-    (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, ...(state === undefined ? {} : { inboundDedupe: state.dedupe }), ...(triage === undefined ? {} : { triage }) }));
+    (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, ...(state === undefined ? {} : { inboundDedupe: state.dedupe }) }));
   // Conversations quiet for longer than anything triage remembers are dropped, by one worker: the holder of partition 0.
   const sweep =
     triage === undefined || !worker
@@ -129,6 +129,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     role,
     turnHandler,
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
+    ...(triage === undefined || !worker ? {} : { triage }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
     ...(assembly.onStart === undefined ? {} : { onStart: assembly.onStart }),
     ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),

@@ -19,6 +19,13 @@ export interface Bus {
   readonly scheduler: SchedulerLike;
 
   /**
+   * Whether other processes share this bus (NATS) rather than one process alone (the embedded
+   * bus). On a shared bus an answer can be lost between servers, so a send is asked again, and one
+   * conversation's messages may leave through several edges' sockets, so every send waits for its ack.
+   */
+  readonly shared: boolean;
+
+  /**
    * How long after a `consume()` subscription ends the messages it held become deliverable again
    * (0: at once). A worker taking over a partition waits this long before consuming it, so what the
    * previous owner handed back runs first, in order.

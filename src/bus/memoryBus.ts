@@ -36,6 +36,7 @@ const NO_HEADERS: Headers = Object.freeze({});
  */
 export class MemoryBus implements Bus {
   readonly scheduler: SchedulerLike;
+  readonly shared = false;
   readonly #deliveries = new DeliveryQueue();
   readonly #subscriptions = new Set<CoreSubscription>();
   /** Recipients per published subject; dropped whenever a subscription starts or ends. */

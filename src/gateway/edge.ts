@@ -1,17 +1,17 @@
-import { catchError, defer, EMPTY, from, mergeMap, of, Subject, Subscription, takeUntil, tap, type SchedulerLike } from "rxjs";
+import { filter, from, map, mergeMap, Subject, Subscription, takeUntil, tap, type SchedulerLike } from "rxjs";
 import type { Logger } from "../log/logger.js";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { debounceInbound } from "../../operators/ingress/debounceInbound.js";
 import { skipEvents } from "../../operators/ingress/skipEvent.js";
 import { trustGate } from "../../operators/ingress/trustGate.js";
-import { serializeByKey } from "../../operators/dispatch/serializeByKey.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import { SEND_ID_HEADER, SendError, type SendReply, type Subjects } from "../wire/index.js";
 import { AnsweredSends } from "./answeredSends.js";
 import type { GatewayConnector } from "./connector.js";
+import { OrderedAppends } from "./orderedAppends.js";
 
 export interface EdgeOptions {
   readonly connector: GatewayConnector;
@@ -19,8 +19,11 @@ export interface EdgeOptions {
   readonly inbound: Config["inbound"];
   /** Per-send acks: bubble modes and streaming wait for each ack (ordering on the wire). */
   readonly wantAck: boolean;
-  /** Queues an event that passed the ingress checks (the broker's `submit`). */
-  readonly submit: (event: GatewayEvent) => Promise<unknown>;
+  /**
+   * Queues an event that passed the ingress checks (the broker's `submit`, on callbacks): calls
+   * `done` once it is appended or refused — the broker logs a refusal.
+   */
+  readonly queue: (event: GatewayEvent, done: () => void) => void;
   readonly bus: Bus;
   readonly subjects: Subjects;
   readonly logger: Logger;
@@ -43,25 +46,31 @@ export function runEdge(options: EdgeOptions): Edge {
   const stop = new Subject<void>();
   let drained!: () => void;
   const intakeDrained = new Promise<void>((resolve) => (drained = resolve));
+  // In order per conversation, pipelined across conversations: a session's next append starts once
+  // its previous one is acked, so an append retried across a bus outage or reconnect can never land
+  // after a later event of its session (that is what breaks per-session order); appends of
+  // different sessions are outstanding together, one round trip per event overall would cap an edge.
+  const appends = new OrderedAppends<GatewayEvent>(sessionKey, options.queue);
+  // One long-lived chain for the connection's whole life: an event costs a few `next` calls here.
   connector.events
     .pipe(
       takeUntil(stop),
       skipEvents(gateway, (event, reason) => logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped")),
       trustGate(gateway, { scheduler: options.scheduler }),
-      mergeMap((decision) => {
-        if (decision.kind === "allow") return of(decision.event);
+      filter((decision) => {
+        if (decision.kind === "allow") return true;
         logger.info({ reason: decision.decision, event_id: decision.event.event_id, sender: decision.event.sender.id }, "event denied");
         if (decision.echo !== undefined) postEcho(connector, decision.echo, logger);
-        return EMPTY;
+        return false;
       }),
+      map((decision) => decision.event),
       debounceInbound({ debounceMs: options.inbound.debounce_ms, byPlatform: options.inbound.debounce_by_platform, scheduler: options.scheduler }),
-      // In order per conversation, pipelined across conversations: a session's next append starts once
-      // its previous one is acked, so an append retried across a bus outage or reconnect can never land
-      // after a later event of its session (that is what breaks per-session order); appends of
-      // different sessions are outstanding together, one round trip per event overall would cap an edge.
-      serializeByKey((event: GatewayEvent) => sessionKey(event), (event) => defer(() => options.submit(event)).pipe(catchError(() => EMPTY))), // submit logs its own rejection
     )
-    .subscribe({ complete: () => drained(), error: () => drained() });
+    .subscribe({
+      next: (event) => appends.push(event),
+      complete: () => appends.whenIdle(drained),
+      error: () => appends.whenIdle(drained),
+    });
 
   // Answers by send id: a worker whose answer was lost asks again, and must not get a second post.
   const answers = new AnsweredSends(answeredSendsKept);

@@ -1,10 +1,14 @@
-import { defer, type Observable, of } from "rxjs";
+import { Observable } from "rxjs";
 import { lastActivityMs, type TriageState } from "../../operators/triage/triageState.js";
 import type { TriageEntry, TriageStore } from "../../operators/triage/triageStore.js";
 
 export type { TriageEntry, TriageStore };
 
-/** A `TriageStore` in one process's memory; each operation runs synchronously on subscription. */
+/**
+ * A `TriageStore` in one process's memory; each operation runs synchronously on subscription.
+ * Each answer is one hand-written Observable rather than `defer` + `of`: triage reads the store
+ * for every proactive event.
+ */
 export class MemoryTriageStore implements TriageStore {
   readonly #entries = new Map<string, TriageEntry>();
   // One counter for the whole store, like a KV bucket's sequence: a key deleted by a sweep and
@@ -17,19 +21,19 @@ export class MemoryTriageStore implements TriageStore {
   }
 
   read(key: string): Observable<TriageEntry | undefined> {
-    return defer(() => of(this.#entries.get(key)));
+    return answer(() => this.#entries.get(key));
   }
 
   compareAndSet(key: string, state: TriageState, expectedRevision: number | undefined): Observable<boolean> {
-    return defer(() => {
-      if (this.#entries.get(key)?.revision !== expectedRevision) return of(false);
+    return answer(() => {
+      if (this.#entries.get(key)?.revision !== expectedRevision) return false;
       this.#entries.set(key, { state, revision: ++this.#lastRevision });
-      return of(true);
+      return true;
     });
   }
 
   sweep(cutoffMs: number): Observable<number> {
-    return defer(() => {
+    return answer(() => {
       let removed = 0;
       for (const [key, { state }] of this.#entries) {
         const newest = lastActivityMs(state);
@@ -38,7 +42,22 @@ export class MemoryTriageStore implements TriageStore {
           removed++;
         }
       }
-      return of(removed);
+      return removed;
     });
   }
+}
+
+/** Runs `work` on each subscription and emits its result; what it throws is the stream's error. */
+function answer<T>(work: () => T): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    let value: T;
+    try {
+      value = work();
+    } catch (err) {
+      subscriber.error(err);
+      return;
+    }
+    subscriber.next(value);
+    subscriber.complete();
+  });
 }

@@ -56,7 +56,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
     gateway: config.gateway!,
     inbound: config.inbound,
     wantAck,
-    submit: async () => [],
+    queue: (_event, done) => done(),
     bus,
     subjects: names,
     logger,

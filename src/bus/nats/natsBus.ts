@@ -55,6 +55,7 @@ const DRAIN_TIMEOUT_MS = 5_000;
  */
 export class NatsBus implements Bus {
   readonly scheduler: SchedulerLike;
+  readonly shared = true;
   readonly handBackDelayMs = HAND_BACK_DELAY_MS;
   /** The bus's connection, e.g. for `openBucket`. Closed by `close()`. */
   readonly connection: NatsConnection;

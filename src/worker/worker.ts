@@ -1,0 +1,260 @@
+import { BehaviorSubject, filter, firstValueFrom, map, Observable, of, Subject, Subscription, type Subscriber } from "rxjs";
+import { summaryLine } from "../../operators/dispatch/queuedPrompt.js";
+import { sessionKey } from "../../operators/dispatch/sessionKey.js";
+import { sessionLanes, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
+import { isControlCommand } from "../../operators/ingress/controlCommand.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { Bus } from "../bus/bus.js";
+import type { Config } from "../config/index.js";
+import type { Logger } from "../log/logger.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
+import type { Send } from "../pipeline/send.js";
+import type { DeliveryLedger } from "../state/deliveryLedger.js";
+import type { Subjects } from "../wire/subjects.js";
+import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
+import { PartitionIntake, type IntakeMessage } from "../broker/partitionIntake.js";
+import type { TurnHandler } from "../broker/turn.js";
+import { admitByLedger, type Admission } from "../broker/turnLedger.js";
+import { runTurn, type TurnEnd, type TurnRunOptions } from "./turnRun.js";
+
+type Intake = IntakeMessage<GatewayEvent>;
+
+/** How long an event whose turn could not reach shared state waits before it is tried again. */
+const deferMs = 1_000;
+
+export interface WorkerOptions {
+  readonly config: Config;
+  readonly bus: Bus;
+  readonly subjects: Subjects;
+  readonly logger: Logger;
+  readonly pipeline: Pipeline;
+  readonly handler: TurnHandler | undefined;
+  readonly send: Send;
+  readonly messageLimit: (platform: string) => number;
+  /** The partitions this worker consumes, as they change (current value first). */
+  readonly ownership: Observable<ReadonlySet<number>>;
+  readonly ledger?: DeliveryLedger;
+  readonly triage?: TurnTriage;
+  /** False once the broker is stopping: no new turn starts. */
+  readonly accepting: () => boolean;
+}
+
+/**
+ * The worker half: consumes the partitions it owns, runs one turn at a time per session key in
+ * `sessionLanes` under `[queue] mode`, and acks each event after its turn's delivery finished.
+ * A lane's batch is one stream (the lanes subscribe to it once); its turns run on callbacks, one
+ * after another, so an event costs a few calls rather than a chain of streams.
+ */
+export class Worker {
+  readonly #options: WorkerOptions;
+  readonly #turn: TurnRunOptions;
+  readonly #intake: PartitionIntake<GatewayEvent>;
+  readonly #inFlight = new BehaviorSubject(0);
+  /** Turns running per partition, for draining a partition before its lease is handed on. */
+  readonly #running = new Map<number, number>();
+  /** A partition whose last running turn just finished. */
+  readonly #partitionIdle = new Subject<number>();
+  readonly #settled = new Subject<SettledTurn>();
+  /** Every turn this worker finished, as it finishes (after its delivery and ack). */
+  readonly settledTurns: Observable<SettledTurn> = this.#settled.asObservable();
+  /** How many turns run right now. */
+  readonly inFlight: Observable<number> = this.#inFlight.asObservable();
+
+  constructor(options: WorkerOptions) {
+    this.#options = options;
+    this.#intake = new PartitionIntake<GatewayEvent>({ bus: options.bus, subjects: options.subjects, ownership: options.ownership, logger: options.logger });
+    this.#turn = {
+      bus: options.bus,
+      logger: options.logger,
+      pipeline: options.pipeline,
+      handler: options.handler,
+      send: options.send,
+      messageLimit: options.messageLimit,
+      ...(options.ledger === undefined ? {} : { ledger: options.ledger }),
+      ...(options.triage === undefined ? {} : { triage: options.triage }),
+      retryInMs: deferMs,
+      onSettled: (turn) => this.#settled.next(turn),
+    };
+  }
+
+  /** Turns running right now. */
+  get running(): number {
+    return this.#inFlight.value;
+  }
+
+  /** The turn stream consumed, for as long as it is subscribed. */
+  run(): Observable<never> {
+    const { queue } = this.#options.config;
+    const { handler, logger } = this.#options;
+    return this.#intake.messages.pipe(
+      sessionLanes((item) => this.#laneOf(item), (batch) => this.#batch(batch), {
+        mode: queue.mode,
+        quietMs: queue.debounce_ms,
+        cap: queue.cap,
+        drop: queue.drop,
+        describe: (item) => summaryLine(item.message.data.content.text),
+        onDropped: (items) => {
+          for (const { message } of items) {
+            message.ack();
+            logger.info({ reason: queue.mode === "interrupt" ? "superseded" : "queue_cap", sessionKey: sessionKey(message.data), event_id: message.data.event_id }, "queued message dropped");
+          }
+        },
+        onInterrupt: (key) => handler?.interrupt?.(key),
+        scheduler: this.#options.bus.scheduler,
+      }),
+    );
+  }
+
+  /** Resolves once no turn runs. */
+  idle(): Promise<void> {
+    return firstValueFrom(this.#inFlight.pipe(filter((n) => n === 0), map(() => undefined)));
+  }
+
+  /** No further turns are reported; call when the broker has stopped. */
+  close(): void {
+    this.#settled.complete();
+  }
+
+  /**
+   * Lets `partition`'s running turns finish and starts no new ones there; resolves when none runs.
+   * Its lease may then go to another worker (messages still held are handed back when the
+   * partition leaves the owned set).
+   */
+  drainPartition(partition: number): Promise<void> {
+    this.#intake.drain(partition);
+    if (!this.#running.has(partition)) return Promise.resolve();
+    return firstValueFrom(this.#partitionIdle.pipe(filter((idle) => idle === partition), map(() => undefined)), { defaultValue: undefined });
+  }
+
+  /** The session's lane, or a lane of its own for an event the handler must see at once (`/cancel`). */
+  #laneOf({ message }: Intake): string {
+    const key = sessionKey(message.data);
+    // A fourth `:` part: no session key has one, so this lane is never another conversation's.
+    return this.#options.handler?.bypassesLane?.(message.data) === true ? `${key}:${message.seq}` : key;
+  }
+
+  /**
+   * A lane's batch as turns, one after another: consecutive human messages collected into one
+   * turn (OpenClaw's collect prompt when there are several, or when the cap dropped some); control
+   * commands and proactive events each alone — triage has to judge every proactive event on its own.
+   * One stream per batch, hand-written: its turns run on callbacks, which composition cannot express
+   * without a stream per turn.
+   */
+  #batch(batch: LaneBatch<Intake>): Observable<never> {
+    return new Observable<never>((subscriber) => {
+      const turns = turnsOf(batch.items);
+      let next = 0;
+      // A loop, not recursion: turns that finish synchronously must not grow the stack.
+      let looping = false;
+      const runNext = (): void => {
+        if (looping) return;
+        looping = true;
+        while (!subscriber.closed) {
+          const items = turns[next];
+          if (items === undefined) {
+            subscriber.complete();
+            break;
+          }
+          next += 1;
+          let finished = false;
+          this.#startTurn(items, next === 1 ? batch.summary : [], subscriber, () => {
+            finished = true;
+            if (!looping) runNext();
+          });
+          if (!finished) break;
+        }
+        looping = false;
+      };
+      runNext();
+    });
+  }
+
+  /**
+   * A turn's whole life: the ledger's say (a completed event is acked, not run again), the turn,
+   * then the acks. Events are left unacked when the broker is stopping or their partition is no
+   * longer this worker's: the bus hands them on. A turn deferred because shared state was
+   * unreachable is attempted again after `deferMs` right here, its events still held: it keeps its
+   * session's lane, so the session's later events cannot overtake it.
+   */
+  #startTurn(items: readonly Intake[], dropped: readonly string[], lane: Subscriber<never>, done: () => void): void {
+    const current = items.filter((item) => this.#intake.isCurrent(item));
+    if (!this.#options.accepting() || current.length === 0) {
+      done();
+      return;
+    }
+    const partition = (current[0] as Intake).partition;
+    this.#count(partition, +1);
+    let counted = true;
+    const uncount = (): void => {
+      if (!counted) return;
+      counted = false;
+      this.#count(partition, -1);
+    };
+    const turn = new Subscription(uncount); // cancelled with its lane (the worker stopping): no longer running
+    lane.add(turn);
+    const finish = (): void => {
+      lane.remove(turn);
+      uncount();
+      done();
+    };
+    const attempt = (): void => {
+      const held = items.filter((item) => this.#intake.isCurrent(item));
+      if (!this.#options.accepting() || held.length === 0) {
+        finish();
+        return;
+      }
+      const admitted = (admission: Admission<GatewayEvent>): void => {
+        if (admission.deferred) {
+          turn.add(this.#options.bus.scheduler.schedule(attempt, deferMs));
+          return;
+        }
+        if (admission.run.length === 0) {
+          finish();
+          return;
+        }
+        const messages = admission.run.map((item) => item.message);
+        turn.add(
+          runTurn(messages, { dropped, marked: admission.marked }, this.#turn, (end: TurnEnd) => {
+            if (end === "deferred") turn.add(this.#options.bus.scheduler.schedule(attempt, deferMs));
+            else finish();
+          }),
+        );
+      };
+      const { ledger, bus, logger } = this.#options;
+      if (ledger === undefined) {
+        admitted({ run: held, marked: false, deferred: false });
+        return;
+      }
+      turn.add(admitByLedger(held, { ledger, now: bus.scheduler.now(), logger, retryInMs: deferMs }).subscribe(admitted));
+    };
+    attempt();
+  }
+
+  #count(partition: number, delta: number): void {
+    this.#inFlight.next(this.#inFlight.value + delta);
+    const count = (this.#running.get(partition) ?? 0) + delta;
+    if (count > 0) {
+      this.#running.set(partition, count);
+      return;
+    }
+    this.#running.delete(partition);
+    this.#partitionIdle.next(partition);
+  }
+}
+
+/** Every partition, for a worker that owns them all (the embedded bus). */
+export function allPartitions(partitions: number): Observable<ReadonlySet<number>> {
+  return of(new Set(Array.from({ length: partitions }, (_, i) => i)));
+}
+
+/** A batch's items as turns: consecutive human messages together, control commands and proactive events alone. */
+function turnsOf(items: readonly Intake[]): Intake[][] {
+  const alone = (item: Intake) => item.message.data.proactive === true || isControlCommand(item.message.data.content.text);
+  const turns: Intake[][] = [];
+  for (const item of items) {
+    const last = turns[turns.length - 1];
+    if (alone(item) || last === undefined || alone(last[0] as Intake)) turns.push([item]);
+    else last.push(item);
+  }
+  return turns;
+}
