@@ -14,7 +14,7 @@ import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import { isStateOutage } from "../state/errors.js";
 import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
 import { collected } from "../broker/collectedTurn.js";
-import { NoAgentError } from "../broker/errors.js";
+import { AlreadyDeliveredError, NoAgentError } from "../broker/errors.js";
 import type { TurnContext, TurnHandler } from "../broker/turn.js";
 import { triageLogMessage } from "../broker/triageLogMessages.js";
 import { completeInLedger, ledgerKey, ledgerSend } from "../broker/turnLedger.js";
@@ -98,9 +98,12 @@ export function runTurn(
 
   const settle = (ok: boolean, err?: unknown): void => {
     for (const message of messages) message.ack();
-    options.onSettled({ sessionKey: key, event_id: turnEvent.event_id, ok });
+    // Answered by an earlier delivery of the same event (re-sent after the duplicate window): settled, not failed.
+    const repeated = err instanceof AlreadyDeliveredError;
+    options.onSettled({ sessionKey: key, event_id: turnEvent.event_id, ok: ok || repeated });
     const durationMs = bus.scheduler.now() - startedAt;
     if (ok) logger.info({ sessionKey: key, event_id: turnEvent.event_id, durationMs }, "turn complete");
+    else if (repeated) log().info({ reason: "already_delivered", deliveryCount: messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
     else log().error({ reason: failureReason(err), err, durationMs }, "turn failed");
     done("settled");
   };
