@@ -6,7 +6,7 @@ import type { Logger } from "../log/logger.js";
 import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger, LedgerRecord } from "../state/deliveryLedger.js";
 import { AlreadyDeliveredError } from "./errors.js";
-import type { IntakeMessage } from "./partitionIntake.js";
+import type { IntakeMessage } from "../worker/partitionIntake.js";
 
 /**
  * Prefixed to the first message of a re-run whose interrupted attempt had already delivered

@@ -12,7 +12,7 @@ import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { Subjects } from "../wire/subjects.js";
 import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
-import { PartitionIntake, type IntakeMessage } from "../broker/partitionIntake.js";
+import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
 import type { TurnHandler } from "../broker/turn.js";
 import { admitByLedger, type Admission } from "../broker/turnLedger.js";
 import { runTurn, type TurnEnd, type TurnRunOptions } from "./turnRun.js";

@@ -2,7 +2,7 @@ import { concat, defer, firstValueFrom, lastValueFrom, map, throwError, toArray,
 import { describe, expect, it } from "vitest";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { DurableMessage } from "../../src/bus/bus.js";
-import type { IntakeMessage } from "../../src/broker/partitionIntake.js";
+import type { IntakeMessage } from "../../src/worker/partitionIntake.js";
 import { replyMessage } from "../../src/broker/delivery/replyMessage.js";
 import { AlreadyDeliveredError } from "../../src/broker/errors.js";
 import {
