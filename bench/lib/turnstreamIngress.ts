@@ -1,6 +1,5 @@
-import { EMPTY, filter, ignoreElements, map, take, type Observable } from "rxjs";
-import { settingsFromConfig, triage, type TriageStore } from "../../operators/index.js";
-import { connectBroker, createLogger, MemoryTriageStore, NatsBus, openSharedState, Pipeline, type Broker, type Role, type TurnHandler } from "../../src/index.js";
+import { EMPTY, filter, ignoreElements, take, type Observable } from "rxjs";
+import { connectBroker, createLogger, type Broker, type Role, type TurnHandler } from "../../src/index.js";
 import { ingressGatewayConfig } from "./gatewayFrames.js";
 import { SettleCounter } from "./settleCounter.js";
 
@@ -30,37 +29,28 @@ export interface TurnstreamIngressOptions {
  * turnstream as the ingress benchmarks run it: its own gateway connector and edge (parse, skip
  * rules, trust gate, inbound debounce at 0 ms), the turn stream (embedded bus, or JetStream), the
  * worker's per-session lanes in `followup` mode (queue cap raised to 1,000 so no burst is
- * dropped) with the delivery ledger on NATS (none on the embedded bus), triage of proactive events — the library's `triage` operator
- * at the `beforeDispatch` stage, on the in-memory store (embedded) or the shared KV bucket (NATS)
- * — and an instant in-process agent: a turn handler that completes at once. Events are counted as
+ * dropped) with the delivery ledger on NATS (none on the embedded bus), `[triage]` of proactive
+ * events in the session lane, on the in-memory store (embedded) or the shared KV bucket (NATS) —
+ * and an instant in-process agent: a turn handler that completes at once. Events are counted as
  * the broker reports them settled (acked).
  */
 export async function startTurnstreamIngress(options: TurnstreamIngressOptions): Promise<IngressSubject> {
   const role = options.role ?? "all";
   const settled = new SettleCounter();
-  let store: TriageStore = new MemoryTriageStore();
-  const settings = settingsFromConfig(TRIAGE_CONFIG);
-  const pipeline = new Pipeline().use("beforeDispatch", (events) =>
-    events.pipe(
-      triage({ settings, store }),
-      filter((decision) => decision.verdict.decision === "wake"),
-      map((decision) => decision.event),
-    ),
-  );
   const gate = options.gate;
   const instantAgent: TurnHandler = gate === undefined ? () => EMPTY : () => gate.pipe(filter(Boolean), take(1), ignoreElements());
   const broker: Broker = await connectBroker({
     config: {
       ...(options.gatewayUrl === undefined ? {} : { gateway: ingressGatewayConfig(options.gatewayUrl, options.gatewayToken ?? "") }),
       queue: { mode: "followup", debounce_ms: 0, cap: 1_000 },
+      triage: TRIAGE_CONFIG,
       inbound: { debounce_ms: 0 },
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),
     },
     logger: createLogger({ level: "silent" }),
     role,
-    ...(role === "edge" ? {} : { pipeline, turnHandler: instantAgent }),
+    ...(role === "edge" ? {} : { turnHandler: instantAgent }),
   });
-  if (role !== "edge" && broker.bus instanceof NatsBus) store = (await openSharedState(broker.bus.connection, broker.config)).triage;
   const counting = broker.settledTurns.subscribe(() => settled.tick());
   await broker.start();
   return {
