@@ -29,7 +29,7 @@ export interface SessionLanesOptions<T> {
 interface Lane<T> {
   running: boolean;
   readonly queue: T[];
-  summary: string[];
+  summary: readonly string[];
   lastArrival: number;
   timer: Subscription | undefined;
   interrupted: boolean;
@@ -46,6 +46,16 @@ interface Lane<T> {
  * Hand-written like `serializeByKey`: lanes are removed only when idle, and the quiet window is a
  * per-key timer on the scheduler.
  */
+/** A lane opened inside another lane's synchronous work (a chain, innermost first). */
+interface Opening<T> {
+  readonly key: string;
+  readonly lane: Lane<T>;
+  readonly outer: Opening<T> | undefined;
+}
+
+/** The summary of a batch the cap dropped nothing from: shared, never written. */
+const NO_SUMMARY: readonly string[] = Object.freeze([]);
+
 export function sessionLanes<T, R>(
   keyOf: (value: T) => string,
   work: (batch: LaneBatch<T>, key: string) => ObservableInput<R>,
@@ -55,29 +65,43 @@ export function sessionLanes<T, R>(
   return (source) =>
     new Observable<R>((subscriber) => {
       const lanes = new Map<string, Lane<T>>();
+      /**
+       * A lane whose first value is running synchronously, before it is put in `lanes`: most work
+       * on an idle key (an instant turn) is over before `run` returns, and then the lane never
+       * enters the map at all. A value of the same key arriving meanwhile finds it here.
+       */
+      let opening: Opening<T> | undefined;
+      const openingLane = (key: string): Lane<T> | undefined => {
+        for (let o = opening; o !== undefined; o = o.outer) if (o.key === key) return o.lane;
+        return undefined;
+      };
       const subscriptions = new Subscription();
       let sourceComplete = false;
+      const forward = (result: R) => subscriber.next(result);
+      const fail = (err: unknown) => subscriber.error(err);
 
       const finishIfDone = (): void => {
-        if (sourceComplete && lanes.size === 0) subscriber.complete();
+        if (sourceComplete && lanes.size === 0 && opening === undefined) subscriber.complete();
       };
 
       const run = (key: string, lane: Lane<T>, batch: LaneBatch<T>): void => {
         lane.running = true;
         lane.interrupted = false;
-        const inner = new Subscription();
-        subscriptions.add(inner);
-        inner.add(
-          from(work(batch, key)).subscribe({
-            next: (result) => subscriber.next(result),
-            error: (err: unknown) => subscriber.error(err),
-            complete: () => {
-              subscriptions.remove(inner);
-              lane.running = false;
-              drainWhenQuiet(key, lane);
-            },
-          }),
-        );
+        let inner: Subscription | undefined;
+        const subscription = from(work(batch, key)).subscribe({
+          next: forward,
+          error: fail,
+          complete: () => {
+            if (inner !== undefined) subscriptions.remove(inner);
+            lane.running = false;
+            drainWhenQuiet(key, lane);
+          },
+        });
+        // Work that finished synchronously is not kept: only work still running is cancelled on unsubscribe.
+        if (!subscription.closed) {
+          inner = subscription;
+          subscriptions.add(subscription);
+        }
       };
 
       const drainWhenQuiet = (key: string, lane: Lane<T>): void => {
@@ -85,8 +109,10 @@ export function sessionLanes<T, R>(
         lane.timer = undefined;
         if (lane.running) return;
         if (lane.queue.length === 0 && lane.summary.length === 0) {
-          lanes.delete(key);
-          finishIfDone();
+          if (openingLane(key) !== lane) {
+            lanes.delete(key);
+            finishIfDone();
+          }
           return;
         }
         const wait = lane.lastArrival + options.quietMs - scheduler.now();
@@ -96,7 +122,7 @@ export function sessionLanes<T, R>(
         }
         const items = options.mode === "followup" ? lane.queue.splice(0, 1) : lane.queue.splice(0);
         const summary = lane.summary;
-        lane.summary = [];
+        lane.summary = NO_SUMMARY;
         run(key, lane, { items, summary });
       };
 
@@ -117,7 +143,7 @@ export function sessionLanes<T, R>(
             return;
           }
           const [oldest] = lane.queue.splice(0, 1) as [T];
-          if (options.drop === "summarize") lane.summary.push(options.describe(oldest));
+          if (options.drop === "summarize") lane.summary = [...lane.summary, options.describe(oldest)];
           options.onDropped([oldest], key);
         }
         lane.queue.push(value);
@@ -133,11 +159,16 @@ export function sessionLanes<T, R>(
               subscriber.error(err);
               return;
             }
-            const lane = lanes.get(key);
+            const lane = lanes.get(key) ?? openingLane(key);
             if (lane === undefined) {
-              const fresh: Lane<T> = { running: false, queue: [], summary: [], lastArrival: scheduler.now(), timer: undefined, interrupted: false };
-              lanes.set(key, fresh);
-              run(key, fresh, { items: [value], summary: [] });
+              const fresh: Lane<T> = { running: false, queue: [], summary: NO_SUMMARY, lastArrival: scheduler.now(), timer: undefined, interrupted: false };
+              const outer = opening;
+              opening = { key, lane: fresh, outer };
+              run(key, fresh, { items: [value], summary: NO_SUMMARY });
+              opening = outer;
+              // Still busy (running, or values queued behind it, or a quiet-window timer): it needs its place in the map.
+              if (fresh.running || fresh.queue.length > 0 || fresh.summary.length > 0 || fresh.timer !== undefined) lanes.set(key, fresh);
+              else finishIfDone();
               return;
             }
             enqueue(key, lane, value);

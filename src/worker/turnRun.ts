@@ -1,4 +1,4 @@
-import { from, Subscription, tap, type Unsubscribable } from "rxjs";
+import { from, Subscription, tap, type Observable, type Observer, type SchedulerLike, type Unsubscribable } from "rxjs";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { triageEvent } from "../../operators/triage/triageEvent.js";
@@ -8,7 +8,7 @@ import { PoolWaitTimeoutError } from "../acp/errors.js";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
 import { StageError } from "../pipeline/errors.js";
-import type { Pipeline } from "../pipeline/pipeline.js";
+import type { Pipeline, StageObserver } from "../pipeline/pipeline.js";
 import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import { isStateOutage } from "../state/errors.js";
@@ -61,127 +61,175 @@ export function runTurn(
   options: TurnRunOptions,
   done: (end: TurnEnd) => void,
 ): Unsubscribable {
-  const { bus, ledger, logger } = options;
-  const turnEvent = collected(
-    messages.map((message) => message.data),
-    shape.dropped,
-  );
-  const key = sessionKey(turnEvent);
-  const startedAt = bus.scheduler.now();
-  // Bound only when a line is written or the handler asks: a pino child costs more than the rest of an instant turn.
-  let child: Logger | undefined;
-  const log = (): Logger => (child ??= logger.child({ sessionKey: key, event_id: turnEvent.event_id }));
-  let delivered = 0;
-  const counted: Send = (message) => options.send(message).pipe(tap(() => (delivered += 1)));
-  const keys = ledger === undefined ? [] : messages.map((message) => ledgerKey(message.data));
-  const send =
-    ledger === undefined
-      ? counted
-      : ledgerSend(counted, { ledger, keys, marked: shape.marked, now: () => bus.scheduler.now(), messageLimit: options.messageLimit, logger: log() });
-  const context: TurnContext = {
-    send,
-    scheduler: bus.scheduler,
-    get logger() {
-      return log();
-    },
-    messageLimit: options.messageLimit,
-  };
+  const run = new TurnRun(messages, shape, options, done);
+  run.start();
+  return run.subscription;
+}
 
-  /** The whole run, for the caller to cancel; `work` is what a failure cancels (the ledger write after it is not). */
-  const outer = new Subscription();
-  const work = new Subscription();
-  outer.add(work);
-  let ended = false;
-  let stageOpen = true;
+/**
+ * `runTurn`'s state, as one object: it is the stage's observer and the handler's context, with
+ * prototype methods and getters rather than a dozen closures per turn (a turn is per event).
+ */
+class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
+  /** The whole run, for the caller to cancel; `#work` is what a failure cancels (the ledger write after it is not). */
+  readonly subscription = new Subscription();
+  readonly #work = new Subscription();
+  readonly #messages: readonly DurableMessage<GatewayEvent>[];
+  readonly #shape: TurnShape;
+  readonly #options: TurnRunOptions;
+  readonly #done: (end: TurnEnd) => void;
+  readonly #event: GatewayEvent;
+  readonly #key: string;
+  readonly #startedAt: number;
+  // Made only when a line is written or the handler asks: a pino child costs more than the rest of an instant turn.
+  #child: Logger | undefined;
+  #send: Send | undefined;
+  #handlerObserver: Partial<Observer<unknown>> | undefined;
+  #delivered = 0;
+  #ended = false;
+  #stageOpen = true;
   /** Values the stage let through whose triage or handler has not finished. */
-  let running = 0;
+  #running = 0;
 
-  const settle = (ok: boolean, err?: unknown): void => {
-    for (const message of messages) message.ack();
-    // Answered by an earlier delivery of the same event (re-sent after the duplicate window): settled, not failed.
-    const repeated = err instanceof AlreadyDeliveredError;
-    options.onSettled({ sessionKey: key, event_id: turnEvent.event_id, ok: ok || repeated });
-    const durationMs = bus.scheduler.now() - startedAt;
-    if (ok) logger.info({ sessionKey: key, event_id: turnEvent.event_id, durationMs }, "turn complete");
-    else if (repeated) log().info({ reason: "already_delivered", deliveryCount: messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
-    else log().error({ reason: failureReason(err), err, durationMs }, "turn failed");
-    done("settled");
-  };
+  constructor(messages: readonly DurableMessage<GatewayEvent>[], shape: TurnShape, options: TurnRunOptions, done: (end: TurnEnd) => void) {
+    this.#messages = messages;
+    this.#shape = shape;
+    this.#options = options;
+    this.#done = done;
+    this.#event =
+      messages.length === 1 && shape.dropped.length === 0
+        ? (messages[0] as DurableMessage<GatewayEvent>).data
+        : collected(
+            messages.map((message) => message.data),
+            shape.dropped,
+          );
+    this.#key = sessionKey(this.#event);
+    this.#startedAt = options.bus.scheduler.now();
+    this.subscription.add(this.#work);
+  }
 
-  const end = (ok: boolean, err?: unknown): void => {
-    if (ended) return;
-    ended = true;
-    work.unsubscribe(); // a failure cancels the turn's other work (a fanned-out value's handler)
+  // TurnContext, for the handler.
+  get scheduler(): SchedulerLike {
+    return this.#options.bus.scheduler;
+  }
+
+  get logger(): Logger {
+    return (this.#child ??= this.#options.logger.child({ sessionKey: this.#key, event_id: this.#event.event_id }));
+  }
+
+  get messageLimit(): (platform: string) => number {
+    return this.#options.messageLimit;
+  }
+
+  get send(): Send {
+    return (this.#send ??= this.#sender());
+  }
+
+  start(): void {
+    const stage = this.#options.pipeline.runValue("beforeDispatch", this.#event, this);
+    if (stage !== undefined) this.#work.add(stage);
+  }
+
+  // StageObserver: what `beforeDispatch` made of the turn's event.
+  next(event: GatewayEvent): void {
+    if (this.#ended) return;
+    this.#running += 1;
+    const { triage } = this.#options;
+    if (triage === undefined || event.proactive !== true) {
+      this.#handle(event);
+      return;
+    }
+    this.#work.add(
+      triageEvent(event, { ...triage, scheduler: this.scheduler }).subscribe({
+        next: (verdict) => this.#triaged(event, verdict),
+        error: (err: unknown) => this.#end(false, err),
+      }),
+    );
+  }
+
+  error(err: StageError): void {
+    this.#end(false, err);
+  }
+
+  complete(): void {
+    this.#stageOpen = false;
+    this.#endIfIdle();
+  }
+
+  /** Counts what reached the gateway (a deferral is only safe when nothing did), recording it in the ledger when there is one. */
+  #sender(): Send {
+    const { ledger, bus, messageLimit } = this.#options;
+    const counted: Send = (message) => this.#options.send(message).pipe(tap(() => (this.#delivered += 1)));
+    if (ledger === undefined) return counted;
+    const keys = this.#messages.map((message) => ledgerKey(message.data));
+    return ledgerSend(counted, { ledger, keys, marked: this.#shape.marked, now: () => bus.scheduler.now(), messageLimit, logger: this.logger });
+  }
+
+  #triaged(event: GatewayEvent, verdict: TriageVerdict): void {
+    const fields = triageLogLine({ event, verdict });
+    if (fields !== undefined) this.logger.info(fields, triageLogMessage(fields));
+    if (verdict.decision === "wake") this.#handle(event);
+    else this.#finished();
+  }
+
+  #handle(event: GatewayEvent): void {
+    const { handler, logger } = this.#options;
+    if (handler === undefined) {
+      this.#end(false, new NoAgentError());
+      return;
+    }
+    if (logger.isLevelEnabled("debug")) this.logger.debug({ deliveryCount: this.#messages[0]?.deliveryCount, collected: this.#messages.length }, "turn started");
+    let result: Observable<unknown>;
+    try {
+      result = from(handler({ sessionKey: event === this.#event ? this.#key : sessionKey(event), event }, this));
+    } catch (err) {
+      this.#end(false, err);
+      return;
+    }
+    this.#handlerObserver ??= { error: (err: unknown) => this.#end(false, err), complete: () => this.#finished() };
+    this.#work.add(result.subscribe(this.#handlerObserver));
+  }
+
+  #finished(): void {
+    this.#running -= 1;
+    this.#endIfIdle();
+  }
+
+  #endIfIdle(): void {
+    if (!this.#stageOpen && this.#running === 0) this.#end(true);
+  }
+
+  #end(ok: boolean, err?: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#work.unsubscribe(); // a failure cancels the turn's other work (a fanned-out value's handler)
+    const { ledger, retryInMs } = this.#options;
     // Shared state was unreachable before anything reached the user: run it again later rather than lose it.
-    if (!ok && delivered === 0 && isStateOutage(err)) {
-      log().warn({ reason: "state_unavailable", retryInMs: options.retryInMs, err }, "turn deferred");
-      done("deferred");
+    if (!ok && this.#delivered === 0 && isStateOutage(err)) {
+      this.logger.warn({ reason: "state_unavailable", retryInMs, err }, "turn deferred");
+      this.#done("deferred");
       return;
     }
     if (ledger === undefined) {
-      settle(ok, err);
+      this.#settle(ok, err);
       return;
     }
-    outer.add(completeInLedger(keys, { ledger, now: bus.scheduler.now(), logger: log() }).subscribe({ complete: () => settle(ok, err) }));
-  };
-  const endIfIdle = (): void => {
-    if (!stageOpen && running === 0) end(true);
-  };
-  const finished = (): void => {
-    running -= 1;
-    endIfIdle();
-  };
+    const keys = this.#messages.map((message) => ledgerKey(message.data));
+    this.subscription.add(completeInLedger(keys, { ledger, now: this.scheduler.now(), logger: this.logger }).subscribe({ complete: () => this.#settle(ok, err) }));
+  }
 
-  const handle = (event: GatewayEvent): void => {
-    const { handler } = options;
-    if (handler === undefined) {
-      end(false, new NoAgentError());
-      return;
-    }
-    if (logger.isLevelEnabled("debug")) log().debug({ deliveryCount: messages[0]?.deliveryCount, collected: messages.length }, "turn started");
-    let result;
-    try {
-      result = from(handler({ sessionKey: sessionKey(event), event }, context));
-    } catch (err) {
-      end(false, err);
-      return;
-    }
-    work.add(result.subscribe({ error: (err: unknown) => end(false, err), complete: finished }));
-  };
-
-  const triaged = (event: GatewayEvent, verdict: TriageVerdict): void => {
-    const fields = triageLogLine({ event, verdict });
-    if (fields !== undefined) log().info(fields, triageLogMessage(fields));
-    if (verdict.decision === "wake") handle(event);
-    else finished();
-  };
-
-  const dispatch = (event: GatewayEvent): void => {
-    if (ended) return;
-    running += 1;
-    const { triage } = options;
-    if (triage === undefined || event.proactive !== true) {
-      handle(event);
-      return;
-    }
-    work.add(
-      triageEvent(event, { ...triage, scheduler: bus.scheduler }).subscribe({
-        next: (verdict) => triaged(event, verdict),
-        error: (err: unknown) => end(false, err),
-      }),
-    );
-  };
-
-  const stage = options.pipeline.runValue("beforeDispatch", turnEvent, {
-    next: dispatch,
-    error: (err) => end(false, err),
-    complete: () => {
-      stageOpen = false;
-      endIfIdle();
-    },
-  });
-  if (stage !== undefined) work.add(stage);
-  return outer;
+  #settle(ok: boolean, err?: unknown): void {
+    for (const message of this.#messages) message.ack();
+    // Answered by an earlier delivery of the same event (re-sent after the duplicate window): settled, not failed.
+    const repeated = err instanceof AlreadyDeliveredError;
+    const { event_id } = this.#event;
+    this.#options.onSettled({ sessionKey: this.#key, event_id, ok: ok || repeated });
+    const durationMs = this.scheduler.now() - this.#startedAt;
+    if (ok) this.#options.logger.info({ sessionKey: this.#key, event_id, durationMs }, "turn complete");
+    else if (repeated) this.logger.info({ reason: "already_delivered", deliveryCount: this.#messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
+    else this.logger.error({ reason: failureReason(err), err, durationMs }, "turn failed");
+    this.#done("settled");
+  }
 }
 
 function failureReason(err: unknown): string {

@@ -1,8 +1,7 @@
-import { BehaviorSubject, filter, firstValueFrom, map, Observable, of, Subject, Subscription, type Subscriber } from "rxjs";
+import { BehaviorSubject, filter, firstValueFrom, map, Observable, of, Subject } from "rxjs";
 import { summaryLine } from "../../operators/dispatch/queuedPrompt.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import { sessionLanes, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
-import { isControlCommand } from "../../operators/ingress/controlCommand.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
@@ -14,8 +13,8 @@ import type { Subjects } from "../wire/subjects.js";
 import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
 import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
 import type { TurnHandler } from "../broker/turn.js";
-import { admitByLedger, type Admission } from "../broker/turnLedger.js";
-import { runTurn, type TurnEnd, type TurnRunOptions } from "./turnRun.js";
+import { BatchRun, type BatchSlots } from "./batchRun.js";
+import type { TurnRunOptions } from "./turnRun.js";
 
 type Intake = IntakeMessage<GatewayEvent>;
 
@@ -47,7 +46,7 @@ export interface WorkerOptions {
  */
 export class Worker {
   readonly #options: WorkerOptions;
-  readonly #turn: TurnRunOptions;
+  readonly #slots: BatchSlots;
   readonly #intake: PartitionIntake<GatewayEvent>;
   readonly #inFlight = new BehaviorSubject(0);
   /** Turns running per partition, for draining a partition before its lease is handed on. */
@@ -63,7 +62,7 @@ export class Worker {
   constructor(options: WorkerOptions) {
     this.#options = options;
     this.#intake = new PartitionIntake<GatewayEvent>({ bus: options.bus, subjects: options.subjects, ownership: options.ownership, logger: options.logger });
-    this.#turn = {
+    const turn: TurnRunOptions = {
       bus: options.bus,
       logger: options.logger,
       pipeline: options.pipeline,
@@ -73,7 +72,18 @@ export class Worker {
       ...(options.ledger === undefined ? {} : { ledger: options.ledger }),
       ...(options.triage === undefined ? {} : { triage: options.triage }),
       retryInMs: deferMs,
-      onSettled: (turn) => this.#settled.next(turn),
+      onSettled: (settled) => this.#settled.next(settled),
+    };
+    const intake = this.#intake;
+    this.#slots = {
+      scheduler: options.bus.scheduler,
+      logger: options.logger,
+      ledger: options.ledger,
+      turn,
+      deferMs,
+      accepting: options.accepting,
+      isCurrent: (item) => intake.isCurrent(item),
+      count: (partition, delta) => this.#count(partition, delta),
     };
   }
 
@@ -133,101 +143,9 @@ export class Worker {
     return this.#options.handler?.bypassesLane?.(message.data) === true ? `${key}:${message.seq}` : key;
   }
 
-  /**
-   * A lane's batch as turns, one after another: consecutive human messages collected into one
-   * turn (OpenClaw's collect prompt when there are several, or when the cap dropped some); control
-   * commands and proactive events each alone — triage has to judge every proactive event on its own.
-   * One stream per batch, hand-written: its turns run on callbacks, which composition cannot express
-   * without a stream per turn.
-   */
+  /** A lane's batch: one stream, its turns on callbacks (`BatchRun`), which composition cannot express without a stream per turn. */
   #batch(batch: LaneBatch<Intake>): Observable<never> {
-    return new Observable<never>((subscriber) => {
-      const turns = turnsOf(batch.items);
-      let next = 0;
-      // A loop, not recursion: turns that finish synchronously must not grow the stack.
-      let looping = false;
-      const runNext = (): void => {
-        if (looping) return;
-        looping = true;
-        while (!subscriber.closed) {
-          const items = turns[next];
-          if (items === undefined) {
-            subscriber.complete();
-            break;
-          }
-          next += 1;
-          let finished = false;
-          this.#startTurn(items, next === 1 ? batch.summary : [], subscriber, () => {
-            finished = true;
-            if (!looping) runNext();
-          });
-          if (!finished) break;
-        }
-        looping = false;
-      };
-      runNext();
-    });
-  }
-
-  /**
-   * A turn's whole life: the ledger's say (a completed event is acked, not run again), the turn,
-   * then the acks. Events are left unacked when the broker is stopping or their partition is no
-   * longer this worker's: the bus hands them on. A turn deferred because shared state was
-   * unreachable is attempted again after `deferMs` right here, its events still held: it keeps its
-   * session's lane, so the session's later events cannot overtake it.
-   */
-  #startTurn(items: readonly Intake[], dropped: readonly string[], lane: Subscriber<never>, done: () => void): void {
-    const current = items.filter((item) => this.#intake.isCurrent(item));
-    if (!this.#options.accepting() || current.length === 0) {
-      done();
-      return;
-    }
-    const partition = (current[0] as Intake).partition;
-    this.#count(partition, +1);
-    let counted = true;
-    const uncount = (): void => {
-      if (!counted) return;
-      counted = false;
-      this.#count(partition, -1);
-    };
-    const turn = new Subscription(uncount); // cancelled with its lane (the worker stopping): no longer running
-    lane.add(turn);
-    const finish = (): void => {
-      lane.remove(turn);
-      uncount();
-      done();
-    };
-    const attempt = (): void => {
-      const held = items.filter((item) => this.#intake.isCurrent(item));
-      if (!this.#options.accepting() || held.length === 0) {
-        finish();
-        return;
-      }
-      const admitted = (admission: Admission<GatewayEvent>): void => {
-        if (admission.deferred) {
-          turn.add(this.#options.bus.scheduler.schedule(attempt, deferMs));
-          return;
-        }
-        if (admission.run.length === 0) {
-          finish();
-          return;
-        }
-        const messages = admission.run.map((item) => item.message);
-        turn.add(
-          runTurn(messages, { dropped, marked: admission.marked }, this.#turn, (end: TurnEnd) => {
-            if (end === "deferred") turn.add(this.#options.bus.scheduler.schedule(attempt, deferMs));
-            else finish();
-          }),
-        );
-      };
-      const { ledger, bus, logger } = this.#options;
-      if (ledger === undefined) {
-        admitted({ run: held, marked: false, deferred: false });
-        return;
-      }
-      turn.add(admitByLedger(held, { ledger, now: bus.scheduler.now(), logger, retryInMs: deferMs }).subscribe(admitted));
-    };
-    attempt();
+    return new Observable<never>((subscriber) => new BatchRun(this.#slots, batch, subscriber).run());
   }
 
   #count(partition: number, delta: number): void {
@@ -245,16 +163,4 @@ export class Worker {
 /** Every partition, for a worker that owns them all (the embedded bus). */
 export function allPartitions(partitions: number): Observable<ReadonlySet<number>> {
   return of(new Set(Array.from({ length: partitions }, (_, i) => i)));
-}
-
-/** A batch's items as turns: consecutive human messages together, control commands and proactive events alone. */
-function turnsOf(items: readonly Intake[]): Intake[][] {
-  const alone = (item: Intake) => item.message.data.proactive === true || isControlCommand(item.message.data.content.text);
-  const turns: Intake[][] = [];
-  for (const item of items) {
-    const last = turns[turns.length - 1];
-    if (alone(item) || last === undefined || alone(last[0] as Intake)) turns.push([item]);
-    else last.push(item);
-  }
-  return turns;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { delay, of } from "rxjs";
+import { delay, Observable, of, Subject } from "rxjs";
 import { sessionLanes, type LaneBatch, type SessionLanesOptions } from "../../../operators/dispatch/sessionLanes.js";
 import { collectedPrompt, summaryLine } from "../../../operators/dispatch/queuedPrompt.js";
 import { testScheduler } from "../../helpers/marbles.js";
@@ -79,6 +79,51 @@ describe("sessionLanes", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       expectObservable(cold("ab|").pipe(lanes())).toBe("10ms x (y|)", { x: "a", y: "b" });
     });
+  });
+});
+
+describe("sessionLanes: synchronous work", () => {
+  const syncOptions: SessionLanesOptions<string> = {
+    mode: "followup",
+    quietMs: 0,
+    cap: 20,
+    drop: "summarize",
+    describe: (value) => value,
+    onDropped: () => undefined,
+  };
+
+  it("runs instant work for idle keys one after another, each key alone, and completes", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold("a-b-a|").pipe(sessionLanes<string, string>((v) => v, (batch) => of(batch.items.join("")), syncOptions));
+      expectObservable(out).toBe("a-b-a|");
+    });
+  });
+
+  it("queues a value of the same key that arrives while its first value's work is still running synchronously", () => {
+    const source = new Subject<string>();
+    const log: string[] = [];
+    let depth = 0;
+    const work = (batch: LaneBatch<string>) =>
+      new Observable<string>((subscriber) => {
+        depth += 1;
+        log.push(`start ${batch.items.join("")} at depth ${depth}`);
+        // The work itself causes more values: of its own key (must wait) and of another (runs at once).
+        if (batch.items[0] === "k1") source.next("k2");
+        if (batch.items[0] === "k1") source.next("j1");
+        if (batch.items[0] === "j1") source.next("k3");
+        log.push(`end ${batch.items.join("")}`);
+        depth -= 1;
+        subscriber.next(batch.items.join(""));
+        subscriber.complete();
+      });
+    const seen: string[] = [];
+    let completed = false;
+    source.pipe(sessionLanes<string, string>((v) => v.slice(0, 1), work, syncOptions)).subscribe({ next: (v) => seen.push(v), complete: () => (completed = true) });
+    source.next("k1");
+    source.complete();
+    expect(log).toEqual(["start k1 at depth 1", "start j1 at depth 2", "end j1", "end k1", "start k2 at depth 1", "end k2", "start k3 at depth 1", "end k3"]);
+    expect(seen).toEqual(["j1", "k1", "k2", "k3"]);
+    expect(completed).toBe(true);
   });
 });
 

@@ -1,0 +1,157 @@
+import { Subscription, type SchedulerLike, type Subscriber } from "rxjs";
+import type { LaneBatch } from "../../operators/dispatch/sessionLanes.js";
+import { isControlCommand } from "../../operators/ingress/controlCommand.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { Logger } from "../log/logger.js";
+import type { DeliveryLedger } from "../state/deliveryLedger.js";
+import { admitByLedger, type Admission } from "../broker/turnLedger.js";
+import type { IntakeMessage } from "./partitionIntake.js";
+import { runTurn, type TurnEnd, type TurnRunOptions } from "./turnRun.js";
+
+type Intake = IntakeMessage<GatewayEvent>;
+
+/** What a batch needs of its worker. */
+export interface BatchSlots {
+  readonly scheduler: SchedulerLike;
+  readonly logger: Logger;
+  readonly ledger: DeliveryLedger | undefined;
+  readonly turn: TurnRunOptions;
+  /** How long a turn that could not reach shared state waits before it is attempted again. */
+  readonly deferMs: number;
+  /** False once the broker is stopping: no new turn starts. */
+  accepting(): boolean;
+  /** Whether a turn may start on this message (its partition still this worker's, not draining). */
+  isCurrent(item: Intake): boolean;
+  /** A turn started (+1) or ended (-1) on `partition`. */
+  count(partition: number, delta: number): void;
+}
+
+/**
+ * A lane's batch as turns, one after another: consecutive human messages collected into one turn
+ * (OpenClaw's collect prompt when there are several, or when the cap dropped some); control
+ * commands and proactive events each alone — triage has to judge every proactive event on its
+ * own. Each turn's whole life: the ledger's say (a completed event is acked, not run again), the
+ * turn, then the acks. Events are left unacked when the broker is stopping or their partition is
+ * no longer this worker's: the bus hands them on. A turn deferred because shared state was
+ * unreachable is attempted again after `deferMs` right here, its events still held: it keeps its
+ * session's lane, so the session's later events cannot overtake it.
+ *
+ * One object per batch, with methods rather than closures per turn; `subscriber` is the batch's
+ * stream (what `sessionLanes` subscribed to), completed after the last turn.
+ */
+export class BatchRun {
+  readonly #slots: BatchSlots;
+  readonly #batch: LaneBatch<Intake>;
+  readonly #lane: Subscriber<never>;
+  readonly #turns: (readonly Intake[])[];
+  #next = 0;
+  #looping = false;
+  /** The running turn: its events, partition, and what cancels it with the lane. */
+  #items: readonly Intake[] = [];
+  #partition = 0;
+  #turn: Subscription | undefined;
+  #finished = false;
+
+  constructor(slots: BatchSlots, batch: LaneBatch<Intake>, lane: Subscriber<never>) {
+    this.#slots = slots;
+    this.#batch = batch;
+    this.#lane = lane;
+    this.#turns = turnsOf(batch.items);
+  }
+
+  /** Runs the turns; a loop, not recursion, so turns that finish synchronously do not grow the stack. */
+  run(): void {
+    if (this.#looping) return;
+    this.#looping = true;
+    while (!this.#lane.closed) {
+      const items = this.#turns[this.#next];
+      if (items === undefined) {
+        this.#lane.complete();
+        break;
+      }
+      this.#next += 1;
+      this.#finished = false;
+      this.#start(items);
+      if (!this.#finished) break;
+    }
+    this.#looping = false;
+  }
+
+  #start(items: readonly Intake[]): void {
+    const first = items.find((item) => this.#slots.isCurrent(item));
+    if (!this.#slots.accepting() || first === undefined) {
+      this.#finished = true;
+      return;
+    }
+    this.#items = items;
+    this.#partition = first.partition;
+    this.#slots.count(this.#partition, +1);
+    // Cancelled with its lane (the worker stopping): no longer running.
+    const turn = new Subscription(() => this.#uncount(turn));
+    this.#turn = turn;
+    this.#lane.add(turn);
+    this.#attempt();
+  }
+
+  #attempt(): void {
+    const held = this.#items.filter((item) => this.#slots.isCurrent(item));
+    if (!this.#slots.accepting() || held.length === 0) {
+      this.#finish();
+      return;
+    }
+    const { ledger, scheduler, logger, deferMs } = this.#slots;
+    if (ledger === undefined) {
+      this.#admitted({ run: held, marked: false, deferred: false });
+      return;
+    }
+    this.#turn?.add(admitByLedger(held, { ledger, now: scheduler.now(), logger, retryInMs: deferMs }).subscribe((admission) => this.#admitted(admission)));
+  }
+
+  #admitted(admission: Admission<GatewayEvent>): void {
+    if (admission.deferred) {
+      this.#deferred();
+      return;
+    }
+    if (admission.run.length === 0) {
+      this.#finish();
+      return;
+    }
+    const messages = admission.run.map((item) => item.message);
+    const dropped = this.#next === 1 ? this.#batch.summary : [];
+    this.#turn?.add(runTurn(messages, { dropped, marked: admission.marked }, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish())));
+  }
+
+  #deferred(): void {
+    this.#turn?.add(this.#slots.scheduler.schedule(() => this.#attempt(), this.#slots.deferMs));
+  }
+
+  #finish(): void {
+    const turn = this.#turn;
+    if (turn !== undefined) {
+      this.#lane.remove(turn);
+      this.#uncount(turn);
+    }
+    this.#finished = true;
+    if (!this.#looping) this.run();
+  }
+
+  /** Once per turn, whether it finished or its lane was cancelled. */
+  #uncount(turn: Subscription): void {
+    if (this.#turn !== turn) return;
+    this.#turn = undefined;
+    this.#slots.count(this.#partition, -1);
+  }
+}
+
+/** A batch's items as turns: consecutive human messages together, control commands and proactive events alone. */
+function turnsOf(items: readonly Intake[]): (readonly Intake[])[] {
+  if (items.length === 1) return [items];
+  const alone = (item: Intake) => item.message.data.proactive === true || isControlCommand(item.message.data.content.text);
+  const turns: Intake[][] = [];
+  for (const item of items) {
+    const last = turns[turns.length - 1];
+    if (alone(item) || last === undefined || alone(last[0] as Intake)) turns.push([item]);
+    else last.push(item);
+  }
+  return turns;
+}
