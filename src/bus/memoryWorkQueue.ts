@@ -26,6 +26,8 @@ export class MemoryWorkQueue {
   #lastSeq = 0;
   readonly #backlog = new Backlog();
   readonly #consumers = new Map<string, DurableConsumer>();
+  /** `#consumers`' values in creation order, for the loop every append runs. */
+  readonly #consumerList: DurableConsumer[] = [];
   readonly #dedupe: DedupeWindow;
   readonly #deliveries: DeliveryQueue;
   readonly #scheduler: SchedulerLike;
@@ -56,7 +58,10 @@ export class MemoryWorkQueue {
     };
     if (msgId !== undefined) this.#dedupe.remember(msgId, message.seq);
     this.#backlog.push(message);
-    for (const consumer of this.#consumers.values()) {
+    // An indexed loop over a list: a Map iterator would be two allocations per append.
+    const consumers = this.#consumerList;
+    for (let i = 0; i < consumers.length; i++) {
+      const consumer = consumers[i] as DurableConsumer;
       if (consumer.accepts(subject)) consumer.requestPump();
     }
     return { seq: message.seq, duplicate: false };
@@ -99,9 +104,13 @@ export class MemoryWorkQueue {
       this.#scheduler,
     );
     this.#consumers.set(durable, consumer);
+    this.#consumerList.push(consumer);
     return consumer;
   }
 }
+
+/** Subjects whose emptied backlog queue is kept for reuse. */
+const KEPT_EMPTY_QUEUES = 1_024;
 
 /**
  * Stored messages that no durable consumer has taken yet, one queue per subject (each oldest
@@ -137,7 +146,9 @@ class Backlog {
   #takeFrom(subject: string): StoredMessage | undefined {
     const queue = this.#bySubject.get(subject);
     const message = queue?.shift();
-    if (queue?.length === 0) this.#bySubject.delete(subject);
+    // An emptied queue is kept while there are few subjects (the turn stream's partitions), so the
+    // next message does not build it again; past that, dropped as before, so memory follows use.
+    if (queue?.length === 0 && this.#bySubject.size > KEPT_EMPTY_QUEUES) this.#bySubject.delete(subject);
     return message;
   }
 }
