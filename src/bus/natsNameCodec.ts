@@ -34,9 +34,14 @@ export function natsNameCodec(spelling: NatsNameSpelling): NatsNameCodec {
   const m = escapeRegExp(mark);
   const wellFormed = new RegExp(`^(?:${spelling.plain.source}|${m}[0-9A-F]{2}|${m}${m}[0-9A-F]{4})+$`);
 
+  const notPlain = new RegExp(`(?!${spelling.plain.source})[\\s\\S]`, "g");
+  const asciiEscape = (char: string): string => `${mark}${hex(char.charCodeAt(0), 2)}`;
+
   const spell = (value: string): string => {
     if (value === "") return mark;
     if (plainRun.test(value)) return value; // the common case: nothing to escape
+    // ASCII (a ledger key's `:`): one UTF-8 byte per character, so one replace does it; it runs per event.
+    if (ascii.test(value)) return value.replace(notPlain, asciiEscape);
     const parts: string[] = [];
     for (const char of value) {
       if (plainChar.test(char)) parts.push(char);
@@ -83,6 +88,8 @@ export function natsNameCodec(spelling: NatsNameSpelling): NatsNameCodec {
 
   return { encode, decode };
 }
+
+const ascii = /^[\x00-\x7f]*$/;
 
 /** `for…of` yields a lone surrogate as a one-unit string; a pair comes as two units. */
 function isLoneSurrogate(char: string): boolean {

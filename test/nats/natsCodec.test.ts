@@ -7,9 +7,9 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 describe("payload codec", () => {
   it("round-trips JSON values; undefined travels as an empty payload", () => {
     for (const value of [{ a: [1, "x", null] }, "text", 0, null, true]) {
-      expect(decodePayload(bytes(encodePayload(value)))).toEqual({ ok: true, data: value });
+      expect(decodePayload(encodePayload(value))).toEqual({ ok: true, data: value });
     }
-    expect(encodePayload(undefined)).toBe("");
+    expect(encodePayload(undefined)).toHaveLength(0);
     expect(decodePayload(new Uint8Array())).toEqual({ ok: true, data: undefined });
   });
 

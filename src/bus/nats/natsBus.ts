@@ -8,7 +8,7 @@ import {
   type Msg,
   type NatsConnection,
 } from "@nats-io/transport-node";
-import { Observable, asyncScheduler, defer, from, map, type SchedulerLike, type Subscriber } from "rxjs";
+import { Observable, asyncScheduler, defer, type SchedulerLike, type Subscriber } from "rxjs";
 import { requestTimeout } from "../requestTimeout.js";
 import type { Config } from "../../config/index.js";
 import { createLogger, type Logger } from "../../log/logger.js";
@@ -68,6 +68,8 @@ export class NatsBus implements Bus {
   readonly #logger: Logger;
   readonly #live = new Set<Subscriber<unknown>>();
   readonly #pendingRequests = new Set<Subscriber<unknown>>();
+  /** Turn subjects `persist` has checked once (at most one per partition). */
+  readonly #durableSubjects = new Set<string>();
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -194,16 +196,23 @@ export class NatsBus implements Bus {
 
   /** Only turn subjects are durable: anything else is an `InvalidSubjectError`, as the stream would not store it. */
   persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck> {
-    return defer(() => {
+    // A custom Observable: this runs for every event the edge queues, where defer + from + map built three.
+    return new Observable<PersistAck>((subscriber) => {
       this.#assertOpen();
-      validateSubject(subject, { wildcards: false });
-      this.#assertDurable(subject);
-      const publishing = this.#js.publish(subject, encodePayload(data), {
-        ...(options?.msgId === undefined ? {} : { msgID: options.msgId }),
-        headers: toMsgHdrs(options?.headers),
-      });
-      return from(publishing.catch((err: unknown) => Promise.reject(persistError(subject, err))));
-    }).pipe(map((ack) => ({ seq: ack.seq, duplicate: ack.duplicate })));
+      if (!this.#durableSubjects.has(subject)) {
+        validateSubject(subject, { wildcards: false });
+        this.#assertDurable(subject);
+        this.#durableSubjects.add(subject);
+      }
+      const publishOptions = { headers: toMsgHdrs(options?.headers), ...(options?.msgId === undefined ? {} : { msgID: options.msgId }) };
+      this.#js.publish(subject, encodePayload(data), publishOptions).then(
+        (ack) => {
+          subscriber.next({ seq: ack.seq, duplicate: ack.duplicate });
+          subscriber.complete();
+        },
+        (err: unknown) => subscriber.error(persistError(subject, err)),
+      );
+    });
   }
 
   consume<T>(filter: string, options: ConsumeOptions): Observable<DurableMessage<T>> {

@@ -18,14 +18,15 @@ export interface DeliveryEvents {
  */
 export class NatsDurableMessage<T> implements DurableMessage<T> {
   readonly subject: string;
-  readonly headers: Headers;
   readonly seq: number;
   readonly deliveryCount: number;
-  readonly msgId: string | undefined;
   // Private fields stay out of logs and JSON.
   readonly #msg: JsMsg;
   readonly #events: DeliveryEvents;
   #held = true;
+  /** Decoded on first read: the worker reads neither, and the header block is every delivery's largest parse. */
+  #headers: Headers | undefined;
+  #msgId: string | null | undefined;
 
   constructor(
     msg: JsMsg,
@@ -35,11 +36,21 @@ export class NatsDurableMessage<T> implements DurableMessage<T> {
     this.#msg = msg;
     this.#events = events;
     this.subject = msg.subject;
-    this.headers = fromMsgHdrs(msg.headers, MSG_ID_HEADER);
-    this.seq = msg.seq;
-    this.deliveryCount = msg.info.deliveryCount;
-    const msgId = msg.headers?.get(MSG_ID_HEADER);
-    this.msgId = msgId === undefined || msgId === "" ? undefined : msgId;
+    const { info } = msg;
+    this.seq = info.streamSequence;
+    this.deliveryCount = info.deliveryCount;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= fromMsgHdrs(this.#msg.headers, MSG_ID_HEADER));
+  }
+
+  get msgId(): string | undefined {
+    if (this.#msgId === undefined) {
+      const msgId = this.#msg.headers?.get(MSG_ID_HEADER);
+      this.#msgId = msgId === undefined || msgId === "" ? null : msgId;
+    }
+    return this.#msgId ?? undefined;
   }
 
   ack(): void {

@@ -1,9 +1,10 @@
 import type { KV } from "@nats-io/kv";
-import { defer, type Observable } from "rxjs";
+import type { Observable } from "rxjs";
 import type { DeliveryLedger } from "../deliveryLedger.js";
 import { StateStoreError } from "../errors.js";
 import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../ledgerRecord.js";
 import { kvKey } from "./kvKey.js";
+import { kvOperation } from "./kvOperation.js";
 import { casUpdate, KnownRecords, liveEntry, parseEntry, type RecordBucket } from "./storedRecord.js";
 
 /**
@@ -23,7 +24,7 @@ export class KvDeliveryLedger implements DeliveryLedger {
   }
 
   read(key: string): Observable<LedgerRecord | undefined> {
-    return defer(async () => {
+    return kvOperation(async () => {
       const encoded = kvKey(key);
       let entry;
       try {
@@ -39,14 +40,14 @@ export class KvDeliveryLedger implements DeliveryLedger {
   }
 
   begin(key: string, nowMs: number): Observable<LedgerRecord | undefined> {
-    return defer(() => casUpdate(this.#bucket, "begin", key, (current) => beginStep(current, nowMs)));
+    return kvOperation(() => casUpdate(this.#bucket, "begin", key, (current) => beginStep(current, nowMs)));
   }
 
   delivered(key: string, count: number, nowMs: number): Observable<void> {
-    return defer(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs)));
+    return kvOperation(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs)));
   }
 
   complete(key: string, nowMs: number): Observable<void> {
-    return defer(() => casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs)));
+    return kvOperation(() => casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs)));
   }
 }

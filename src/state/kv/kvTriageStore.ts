@@ -1,10 +1,11 @@
 import type { KV } from "@nats-io/kv";
-import { defer, type Observable } from "rxjs";
+import type { Observable } from "rxjs";
 import { isTriageState, lastActivityMs, type TriageState } from "../../../operators/triage/triageState.js";
 import type { TriageEntry, TriageStore } from "../../../operators/triage/triageStore.js";
 import { StateStoreError } from "../errors.js";
 import { fromKvKey, kvKey } from "./kvKey.js";
-import { isCasConflict, KnownRecords, liveEntry, parseEntry, type RecordBucket } from "./storedRecord.js";
+import { kvOperation } from "./kvOperation.js";
+import { isCasConflict, KnownRecords, liveEntry, parseEntry, recordBytes, type RecordBucket } from "./storedRecord.js";
 
 /**
  * Triage state in a NATS KV bucket shared by every worker: `read` is `get`, `compareAndSet` is
@@ -29,7 +30,7 @@ export class KvTriageStore implements TriageStore {
   }
 
   read(key: string): Observable<TriageEntry | undefined> {
-    return defer(async () => {
+    return kvOperation(async () => {
       const encoded = kvKey(key);
       const known = this.#known;
       const entry = await this.#io("read", key, () => liveEntry(this.#bucket.kv, encoded));
@@ -46,13 +47,13 @@ export class KvTriageStore implements TriageStore {
   }
 
   compareAndSet(key: string, state: TriageState, expectedRevision: number | undefined): Observable<boolean> {
-    return defer(async () => {
+    return kvOperation(async () => {
       const { kv } = this.#bucket;
       if (expectedRevision !== undefined && expectedRevision <= 0) return false; // no entry has such a revision
       const encoded = kvKey(key);
       try {
         const revision =
-          expectedRevision === undefined ? await kv.create(encoded, JSON.stringify(state)) : await kv.update(encoded, JSON.stringify(state), expectedRevision);
+          expectedRevision === undefined ? await kv.create(encoded, recordBytes(state)) : await kv.update(encoded, recordBytes(state), expectedRevision);
         // Remembered only when another worker could read it back as this very state.
         if (isTriageState(state)) this.#known.set(encoded, { value: state, revision });
         else this.#known.delete(encoded);
@@ -65,7 +66,7 @@ export class KvTriageStore implements TriageStore {
   }
 
   sweep(cutoffMs: number): Observable<number> {
-    return defer(async () => {
+    return kvOperation(async () => {
       const { kv } = this.#bucket;
       const keys = await this.#io("sweep", undefined, async () => {
         const listed: string[] = [];

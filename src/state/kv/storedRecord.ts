@@ -50,6 +50,11 @@ export class KnownRecords<T> {
   }
 }
 
+/** A record as the bucket stores it: JSON in UTF-8 (`Buffer.from`: the KV client would build a `TextEncoder` per write). */
+export function recordBytes(value: unknown): Uint8Array {
+  return Buffer.from(JSON.stringify(value), "utf8");
+}
+
 /** A lost compare-and-set: the key's last revision was not the one expected. */
 export function isCasConflict(err: unknown): boolean {
   return (
@@ -100,7 +105,7 @@ export async function casUpdate<T, R>(
     const { result, next } = step(guess?.value);
     if (next !== undefined && next !== null) {
       try {
-        const json = JSON.stringify(next);
+        const json = recordBytes(next);
         const revision = guess === undefined ? await bucket.kv.create(encoded, json) : await bucket.kv.update(encoded, json, guess.revision);
         known.set(encoded, { value: next, revision });
         return result;
@@ -123,7 +128,7 @@ export async function casUpdate<T, R>(
     try {
       if (next !== null) {
         // A delete marker still holds the key's last revision: writing over it must name it.
-        const json = JSON.stringify(next);
+        const json = recordBytes(next);
         const revision = raw === null ? await bucket.kv.create(encoded, json) : await bucket.kv.update(encoded, json, raw.revision);
         known?.set(encoded, { value: next, revision });
       } else if (current !== undefined) {

@@ -27,6 +27,12 @@ describe("kvKey", () => {
     else expect(fromKvKey(encoded)).toBe(key);
   });
 
+  // ASCII keys take a one-replace path (per event: every ledger key holds a `:`); it must spell exactly like the per-character one.
+  test.prop([fc.string({ unit: "binary-ascii", maxLength: 80 })], { numRuns: 500 })("spells an ASCII key byte by byte, as =XX", (key) => {
+    const byChar = key === "" ? "=" : [...key].map((c) => (/[A-Za-z0-9_/-]/.test(c) ? c : `=${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+    expect(kvKey(key)).toBe(byChar);
+  });
+
   it("escapes a lone surrogate as ==XXXX, apart from U+FFFD", () => {
     expect(kvKey("\ud800")).toBe("==D800");
     expect(kvKey("\ufffd")).toBe("=EF=BF=BD");
