@@ -1,4 +1,4 @@
-import { filter, firstValueFrom, map, race, Subject, timer, type Observable, type Subscription } from "rxjs";
+import { firstValueFrom, map, race, Subject, timer, type Observable, type Subscription } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { partitionOf } from "../../operators/dispatch/partitionOf.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
@@ -200,7 +200,7 @@ export class Broker {
     this.#state = "stopping";
     this.logger.info({ inFlight: running, graceMs }, "broker stopping");
     const drained =
-      worker === undefined ? true : await firstValueFrom(race(worker.inFlight.pipe(filter((n) => n === 0), map(() => true)), timer(graceMs, this.bus.scheduler).pipe(map(() => false))));
+      worker === undefined ? true : await firstValueFrom(race(worker.whenIdle.pipe(map(() => true)), timer(graceMs, this.bus.scheduler).pipe(map(() => false))));
     const abandoned = drained ? 0 : (worker?.running ?? 0);
     if (!drained) this.logger.warn({ reason: "grace_expired", abandoned, graceMs }, "shutdown grace expired");
     this.#consuming?.unsubscribe();

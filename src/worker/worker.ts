@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, firstValueFrom, map, Observable, of, Subject } from "rxjs";
+import { defer, filter, firstValueFrom, map, Observable, of, Subject, take } from "rxjs";
 import { summaryLine } from "../../operators/dispatch/queuedPrompt.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import { sessionLanes, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
@@ -48,7 +48,10 @@ export class Worker {
   readonly #options: WorkerOptions;
   readonly #slots: BatchSlots;
   readonly #intake: PartitionIntake<GatewayEvent>;
-  readonly #inFlight = new BehaviorSubject(0);
+  /** Turns running right now. */
+  #inFlight = 0;
+  /** The last running turn just finished (told only while someone waits: a turn per event must not cost a notification). */
+  readonly #idle = new Subject<void>();
   /** Turns running per partition, for draining a partition before its lease is handed on. */
   readonly #running = new Map<number, number>();
   /** A partition whose last running turn just finished. */
@@ -56,8 +59,8 @@ export class Worker {
   readonly #settled = new Subject<SettledTurn>();
   /** Every turn this worker finished, as it finishes (after its delivery and ack). */
   readonly settledTurns: Observable<SettledTurn> = this.#settled.asObservable();
-  /** How many turns run right now. */
-  readonly inFlight: Observable<number> = this.#inFlight.asObservable();
+  /** Emits once no turn runs — at once when none does — then completes. */
+  readonly whenIdle: Observable<void> = defer(() => (this.#inFlight === 0 ? of(undefined) : this.#idle.pipe(take(1))));
 
   constructor(options: WorkerOptions) {
     this.#options = options;
@@ -89,7 +92,7 @@ export class Worker {
 
   /** Turns running right now. */
   get running(): number {
-    return this.#inFlight.value;
+    return this.#inFlight;
   }
 
   /** The turn stream consumed, for as long as it is subscribed. */
@@ -113,11 +116,6 @@ export class Worker {
         scheduler: this.#options.bus.scheduler,
       }),
     );
-  }
-
-  /** Resolves once no turn runs. */
-  idle(): Promise<void> {
-    return firstValueFrom(this.#inFlight.pipe(filter((n) => n === 0), map(() => undefined)));
   }
 
   /** No further turns are reported; call when the broker has stopped. */
@@ -149,14 +147,15 @@ export class Worker {
   }
 
   #count(partition: number, delta: number): void {
-    this.#inFlight.next(this.#inFlight.value + delta);
+    this.#inFlight += delta;
+    if (this.#inFlight === 0 && this.#idle.observed) this.#idle.next();
     const count = (this.#running.get(partition) ?? 0) + delta;
     if (count > 0) {
       this.#running.set(partition, count);
       return;
     }
     this.#running.delete(partition);
-    this.#partitionIdle.next(partition);
+    if (this.#partitionIdle.observed) this.#partitionIdle.next(partition);
   }
 }
 
