@@ -1,4 +1,4 @@
-import { catchError, concatMap, defer, forkJoin, map, of, ReplaySubject, share, throwError, type Observable } from "rxjs";
+import { catchError, concat, concatMap, defer, EMPTY, forkJoin, map, merge, of, ReplaySubject, share, throwError, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
@@ -89,13 +89,13 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
   const record = (receipt: SendReceipt): Observable<SendReceipt> => {
     delivered += 1;
     const count = delivered;
-    return eachKey(keys, (key) => ledger.delivered(key, count, now())).pipe(
+    const written = allWritten(keys, (key) => ledger.delivered(key, count, now())).pipe(
       catchError((err: unknown) => {
         logger.warn({ reason: "ledger_write_failed", delivered: count, err }, "delivery ledger write failed");
-        return of(undefined);
+        return EMPTY;
       }),
-      map(() => receipt),
     );
+    return concat(written, of(receipt));
   };
   const sendRecorded = (message: OutboundMessage) => send(message).pipe(concatMap(record));
   const sendMarked = (message: OutboundMessage): Observable<SendReceipt> => {
@@ -126,13 +126,13 @@ export function completeInLedger(
   keys: readonly string[],
   { ledger, now, logger }: { readonly ledger: DeliveryLedger; readonly now: number; readonly logger: Logger },
 ): Observable<void> {
-  return eachKey(keys, (key) => ledger.complete(key, now)).pipe(
-    map(() => undefined),
+  const written = allWritten(keys, (key) => ledger.complete(key, now)).pipe(
     catchError((err: unknown) => {
       logger.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
-      return of(undefined);
+      return EMPTY;
     }),
   );
+  return concat(written, of(undefined));
 }
 
 /**
@@ -214,4 +214,13 @@ function admitted<T extends GatewayEvent>(
 /** `write` for every key at once, emitting their results in key order once all are in (no keys: at once). */
 function eachKey<R>(keys: readonly string[], write: (key: string) => Observable<R>): Observable<R[]> {
   return keys.length === 0 ? of([]) : forkJoin(keys.map(write));
+}
+
+/**
+ * `write` for every key at once, completing when all have (no keys: at once); the first error
+ * stops the rest. Not `eachKey`: these writes complete without a value, and `forkJoin` of those
+ * completes empty.
+ */
+function allWritten(keys: readonly string[], write: (key: string) => Observable<never>): Observable<never> {
+  return merge(...keys.map(write));
 }

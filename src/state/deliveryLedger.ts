@@ -1,4 +1,4 @@
-import { defer, of, type Observable } from "rxjs";
+import { defer, EMPTY, of, type Observable } from "rxjs";
 import { beginStep, completeStep, deliveredStep, type LedgerRecord } from "./ledgerRecord.js";
 import type { RecordStep } from "./recordStep.js";
 
@@ -17,16 +17,17 @@ export type { LedgerRecord };
  * - `delivered`: raises `delivered` to `count` (never lowers it).
  * - `complete`: marks the turn done, creating the record when there is none.
  *
- * Every method returns a cold Observable that does its work on subscription, emits one value and
- * completes, or errors with StateStoreError when the store cannot be reached (RangeError for a bad
+ * Every method returns a cold Observable that does its work on subscription: `read` and `begin`
+ * emit one value and complete, `delivered` and `complete` (nothing to report) just complete; any
+ * of them errors with StateStoreError when the store cannot be reached (RangeError for a bad
  * count). Observables, like every storage port (`TriageStore`): the memory ledger answers
  * synchronously, so marble tests of the code around it are exact.
  */
 export interface DeliveryLedger {
   read(key: string): Observable<LedgerRecord | undefined>;
   begin(key: string, nowMs: number): Observable<LedgerRecord | undefined>;
-  delivered(key: string, count: number, nowMs: number): Observable<void>;
-  complete(key: string, nowMs: number): Observable<void>;
+  delivered(key: string, count: number, nowMs: number): Observable<never>;
+  complete(key: string, nowMs: number): Observable<never>;
 }
 
 /** A `DeliveryLedger` in one process's memory, keeping the `max` most recently written records. */
@@ -43,22 +44,24 @@ export class MemoryDeliveryLedger implements DeliveryLedger {
   }
 
   begin(key: string, nowMs: number): Observable<LedgerRecord | undefined> {
-    return this.#apply(key, (current) => beginStep(current, nowMs));
+    return defer(() => of(this.#write(key, (current) => beginStep(current, nowMs))));
   }
 
-  delivered(key: string, count: number, nowMs: number): Observable<void> {
-    return this.#apply(key, (current) => deliveredStep(current, count, nowMs));
+  delivered(key: string, count: number, nowMs: number): Observable<never> {
+    return defer(() => {
+      this.#write(key, (current) => deliveredStep(current, count, nowMs));
+      return EMPTY;
+    });
   }
 
-  complete(key: string, nowMs: number): Observable<void> {
-    return this.#apply(key, (current) => completeStep(current, nowMs));
+  complete(key: string, nowMs: number): Observable<never> {
+    return defer(() => {
+      this.#write(key, (current) => completeStep(current, nowMs));
+      return EMPTY;
+    });
   }
 
-  /** The step, run on subscription: a step that throws (a bad count) errors the Observable. */
-  #apply<R>(key: string, step: (current: LedgerRecord | undefined) => RecordStep<LedgerRecord, R>): Observable<R> {
-    return defer(() => of(this.#write(key, step)));
-  }
-
+  /** Applies the step and keeps its next record; called inside `defer`, so a step that throws (a bad count) errors the Observable. */
   #write<R>(key: string, step: (current: LedgerRecord | undefined) => RecordStep<LedgerRecord, R>): R {
     const { result, next } = step(this.#records.get(key));
     if (next === undefined) return result;

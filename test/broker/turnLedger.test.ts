@@ -182,7 +182,7 @@ describe("ledgerSend", () => {
 
   it("refuses every send of a turn whose event the ledger says is complete (re-sent after the duplicate window)", async () => {
     const memory = new MemoryDeliveryLedger();
-    await lastValueFrom(memory.complete(key, 1));
+    await lastValueFrom(memory.complete(key, 1), { defaultValue: undefined });
     const { send, sent } = gateway(memory);
     const turnSend = ledgerSend(send, options(memory));
     await expect(lastValueFrom(turnSend(reply("one")))).rejects.toBeInstanceOf(AlreadyDeliveredError);

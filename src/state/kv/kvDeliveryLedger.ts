@@ -1,5 +1,5 @@
 import type { KV } from "@nats-io/kv";
-import type { Observable } from "rxjs";
+import { ignoreElements, type Observable } from "rxjs";
 import type { DeliveryLedger } from "../deliveryLedger.js";
 import { StateStoreError } from "../errors.js";
 import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../ledgerRecord.js";
@@ -43,11 +43,11 @@ export class KvDeliveryLedger implements DeliveryLedger {
     return kvOperation(() => casUpdate(this.#bucket, "begin", key, (current) => beginStep(current, nowMs)));
   }
 
-  delivered(key: string, count: number, nowMs: number): Observable<void> {
-    return kvOperation(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs)));
+  delivered(key: string, count: number, nowMs: number): Observable<never> {
+    return kvOperation(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs))).pipe(ignoreElements());
   }
 
-  complete(key: string, nowMs: number): Observable<void> {
-    return kvOperation(() => casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs)));
+  complete(key: string, nowMs: number): Observable<never> {
+    return kvOperation(() => casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs))).pipe(ignoreElements());
   }
 }

@@ -1,4 +1,4 @@
-import { firstValueFrom } from "rxjs";
+import { firstValueFrom, lastValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { StateStoreError } from "../../../src/state/errors.js";
 import { KvDeliveryLedger } from "../../../src/state/kv/kvDeliveryLedger.js";
@@ -33,7 +33,7 @@ describe.skipIf(!natsServerAvailable())("KvDeliveryLedger", () => {
     const [first, second] = workers;
     if (first === undefined || second === undefined) throw new Error("three workers expected");
     await firstValueFrom(first.begin("k", 1));
-    await Promise.all(workers.flatMap((worker, i) => [1, 2, 3].map((n) => firstValueFrom(worker.delivered("k", n * 3 - i, 2)))));
+    await Promise.all(workers.flatMap((worker, i) => [1, 2, 3].map((n) => lastValueFrom(worker.delivered("k", n * 3 - i, 2), { defaultValue: undefined }))));
     await expect(firstValueFrom(second.begin("k", 3))).resolves.toMatchObject({ delivered: 9 });
   });
 
@@ -43,11 +43,11 @@ describe.skipIf(!natsServerAvailable())("KvDeliveryLedger", () => {
     if (mine === undefined || theirs === undefined) throw new Error("two workers expected");
     await expect(firstValueFrom(mine.begin("k", 1))).resolves.toBeUndefined(); // created without a read
     const afterBegin = (await kv.get(kvKey("k")))?.revision;
-    await firstValueFrom(mine.delivered("k", 1, 2)); // over its own write
+    await lastValueFrom(mine.delivered("k", 1, 2), { defaultValue: undefined }); // over its own write
     expect((await kv.get(kvKey("k")))?.revision).toBe((afterBegin ?? 0) + 1);
     // Another worker moves the record on; this worker's knowledge is stale now.
-    await firstValueFrom(theirs.delivered("k", 4, 3));
-    await firstValueFrom(mine.complete("k", 4));
+    await lastValueFrom(theirs.delivered("k", 4, 3), { defaultValue: undefined });
+    await lastValueFrom(mine.complete("k", 4), { defaultValue: undefined });
     expect((await kv.get(kvKey("k")))?.json()).toMatchObject({ state: "complete", delivered: 4, attempts: 1 });
     // A begin on a key another worker created reads it, however it guessed.
     await firstValueFrom(theirs.begin("fresh-elsewhere", 5));
