@@ -50,12 +50,13 @@ export function debounceInbound(options: DebounceInboundOptions): OperatorFuncti
       const subscription = source.subscribe({
         next: (event) => {
           const windowMs = windowOf(event);
-          const key = debounceKey(event);
           if (windowMs <= 0 || !debounceable(event)) {
-            flush(key);
+            // No batch held, nothing to flush: the key is not worth building (debounce off, the usual case).
+            if (batches.size > 0) flush(debounceKey(event));
             subscriber.next(event);
             return;
           }
+          const key = debounceKey(event);
           let batch = batches.get(key);
           const chars = event.content.text.length;
           if (batch !== undefined && (batch.events.length >= maxMessages || batch.chars + chars > maxChars)) {

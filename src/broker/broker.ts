@@ -12,7 +12,7 @@ import { runEdge, type Edge } from "../gateway/edge.js";
 import { allPartitions, Worker } from "../worker/worker.js";
 import { BrokerStoppedError } from "./errors.js";
 import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
-import { queueEvent } from "./queueEvent.js";
+import { queueEvent, type QueueEventOptions } from "./queueEvent.js";
 
 export type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 
@@ -24,6 +24,12 @@ const queueRetryMs = 30_000;
 
 /** What queueing one event came to: what was queued (nothing when `afterIngress` dropped it), or why it was refused. */
 type Queued = { readonly ok: true; readonly queued: readonly QueuedEvent[] } | { readonly ok: false; readonly err: unknown };
+
+/** The stable `event rejected` line for an event `afterIngress` or the bus refused. */
+function logRejected(logger: Logger, event: GatewayEvent, err: unknown): void {
+  const reason = err instanceof StageError ? "stage_failed" : "queue_failed";
+  logger.warn({ reason, event_id: event.event_id, err }, "event rejected");
+}
 
 /**
  * The broker's wiring: the edge half (`gateway/edge.ts`) queues inbound events on the turn
@@ -47,6 +53,8 @@ export class Broker {
   #consuming: Subscription | undefined;
   #edge: Edge | undefined;
   #stopping: Promise<StopResult> | undefined;
+  /** How events are queued on each partition, built on first use: the same for all of a partition's events. */
+  readonly #queueing: QueueEventOptions[] = [];
 
   constructor(parts: BrokerParts) {
     this.#parts = parts;
@@ -99,7 +107,7 @@ export class Broker {
         // shared bus, where one conversation's messages may leave through several edges' sockets.
         wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming || this.bus.shared,
         // Only after the intake drained does the broker stop taking events, so nothing reaches here stopped.
-        queue: (event, done) => this.#queue(event, () => done()),
+        queue: (event, key, done) => this.#queue(event, key, done),
         bus: this.bus,
         subjects: this.#subjects,
         logger: this.logger,
@@ -119,15 +127,29 @@ export class Broker {
   submit(event: GatewayEvent): Promise<readonly QueuedEvent[]> {
     if (this.#state !== "running") return Promise.reject(new BrokerStoppedError());
     if (this.role === "worker") return Promise.reject(new Error("a worker-only broker does not take events; submit to an edge"));
-    return new Promise((resolve, reject) => this.#queue(event, (result) => (result.ok ? resolve(result.queued) : reject(result.err))));
+    return new Promise((resolve, reject) => this.#queue(event, sessionKey(event), (result) => (result.ok ? resolve(result.queued) : reject(result.err))));
   }
 
   /**
    * `submit` on callbacks (the edge's path: no promise or stream per event): each value
    * `afterIngress` lets through is appended in turn, and `done` hears once what was queued, or
-   * the stage's or the bus's error (logged here as `event rejected` with a stable reason).
+   * the stage's or the bus's error (logged here as `event rejected` with a stable reason). `key` is
+   * the event's `sessionKey`, which the caller has already computed.
    */
-  #queue(event: GatewayEvent, done: (result: Queued) => void): void {
+  #queue(event: GatewayEvent, key: string, done: (result: Queued) => void): void {
+    if (this.#parts.pipeline.isEmpty("afterIngress")) {
+      // Nothing to run, drop or fan out: the event itself is appended, on its key's partition.
+      const partition = partitionOf(key, this.config.bus.partitions);
+      queueEvent(event, this.#queueOptions(partition), (outcome) => {
+        if (!outcome.ok) {
+          logRejected(this.logger, event, outcome.err);
+          done(outcome);
+          return;
+        }
+        done({ ok: true, queued: [{ event_id: event.event_id, partition, seq: outcome.ack.seq, duplicate: outcome.ack.duplicate }] });
+      });
+      return;
+    }
     const queued: QueuedEvent[] = [];
     const waiting: GatewayEvent[] = [];
     let appending = false;
@@ -136,10 +158,7 @@ export class Broker {
     const end = (result: Queued): void => {
       if (ended) return;
       ended = true;
-      if (!result.ok) {
-        const reason = result.err instanceof StageError ? "stage_failed" : "queue_failed";
-        this.logger.warn({ reason, event_id: event.event_id, err: result.err }, "event rejected");
-      }
+      if (!result.ok) logRejected(this.logger, event, result.err);
       done(result);
     };
     // Appended one after another, as they left the stage (a fanned-out event keeps its order).
@@ -152,20 +171,17 @@ export class Broker {
         }
         appending = true;
         let synchronous = true;
+        // The stage may have changed the conversation: the key is the accepted event's own.
         const partition = partitionOf(sessionKey(accepted), this.config.bus.partitions);
-        queueEvent(
-          accepted,
-          { bus: this.bus, subject: this.#subjects.turn(partition), logger: this.logger, retryForMs: queueRetryMs, stillRunning: () => this.#state === "running" },
-          (outcome) => {
-            if (!outcome.ok) {
-              end({ ok: false, err: outcome.err });
-              return;
-            }
-            queued.push({ event_id: accepted.event_id, partition, seq: outcome.ack.seq, duplicate: outcome.ack.duplicate });
-            appending = false;
-            if (!synchronous) appendNext();
-          },
-        );
+        queueEvent(accepted, this.#queueOptions(partition), (outcome) => {
+          if (!outcome.ok) {
+            end({ ok: false, err: outcome.err });
+            return;
+          }
+          queued.push({ event_id: accepted.event_id, partition, seq: outcome.ack.seq, duplicate: outcome.ack.duplicate });
+          appending = false;
+          if (!synchronous) appendNext();
+        });
         synchronous = false;
       }
     };
@@ -179,6 +195,16 @@ export class Broker {
         stageOpen = false;
         appendNext();
       },
+    });
+  }
+
+  #queueOptions(partition: number): QueueEventOptions {
+    return (this.#queueing[partition] ??= {
+      bus: this.bus,
+      subject: this.#subjects.turn(partition),
+      logger: this.logger,
+      retryForMs: queueRetryMs,
+      stillRunning: () => this.#state === "running",
     });
   }
 

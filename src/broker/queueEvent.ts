@@ -1,9 +1,10 @@
-import { Subscription, type Unsubscribable } from "rxjs";
+import type { Observer, Subscription, Unsubscribable } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Bus, PersistAck } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
 import { subjectToken } from "../wire/index.js";
 
+/** Everything about queueing but the event: the same for every event of a partition, so built once per partition. */
 export interface QueueEventOptions {
   readonly bus: Bus;
   /** The event's partition subject (`subjects.turn(partition)`). */
@@ -37,36 +38,78 @@ export type QueueOutcome = { readonly ok: true; readonly ack: PersistAck } | { r
  * every event the edge queues.
  */
 export function queueEvent(event: GatewayEvent, options: QueueEventOptions, done: (outcome: QueueOutcome) => void): Unsubscribable {
-  const { bus, subject, logger, retryForMs, stillRunning } = options;
-  const firstTry = bus.scheduler.now();
-  const handle = new Subscription();
-  const attempt = (n: number): void => {
-    let acked = false;
-    handle.add(
-      bus.persist(subject, event, { msgId: turnMsgId(event) }).subscribe({
-        next: (ack) => {
-          acked = true;
-          if (ack.duplicate) {
-            logger.info({ decision: "suppressed", reason: "duplicate", platform: event.platform, event_id: event.event_id }, "duplicate event collapsed");
-          }
-          done({ ok: true, ack });
-        },
-        error: (err: unknown) => {
-          if (bus.scheduler.now() - firstTry > retryForMs || !stillRunning()) {
-            done({ ok: false, err });
-            return;
-          }
-          const delayMs = Math.min(250 * 2 ** (n - 1), 5_000);
-          logger.warn({ reason: "queue_retry", event_id: event.event_id, attempt: n, delayMs, err }, "queueing an event failed; retrying");
-          handle.add(bus.scheduler.schedule(() => attempt(n + 1), delayMs));
-        },
-        // A bus must ack or fail an append; one that did neither must not hold the conversation's appends forever.
-        complete: () => {
-          if (!acked) done({ ok: false, err: new Error(`the bus completed an append to ${subject} without an ack`) });
-        },
-      }),
-    );
-  };
-  attempt(1);
-  return handle;
+  const append = new EventAppend(event, options, done);
+  append.attempt();
+  return append;
+}
+
+/**
+ * One event's append, its own observer across attempts: one object per event instead of a
+ * closure per callback and a subscription to hold them.
+ */
+class EventAppend implements Observer<PersistAck>, Unsubscribable {
+  readonly #event: GatewayEvent;
+  readonly #options: QueueEventOptions;
+  readonly #done: (outcome: QueueOutcome) => void;
+  readonly #firstTry: number;
+  #attempts = 0;
+  #acked = false;
+  #over = false;
+  #persisting: Subscription | undefined;
+  #retry: Subscription | undefined;
+
+  constructor(event: GatewayEvent, options: QueueEventOptions, done: (outcome: QueueOutcome) => void) {
+    this.#event = event;
+    this.#options = options;
+    this.#done = done;
+    this.#firstTry = options.bus.scheduler.now();
+  }
+
+  attempt(): void {
+    this.#attempts += 1;
+    this.#acked = false;
+    this.#retry = undefined;
+    this.#persisting = this.#options.bus.persist(this.#options.subject, this.#event, { msgId: turnMsgId(this.#event) }).subscribe(this);
+  }
+
+  next(ack: PersistAck): void {
+    if (this.#over) return;
+    this.#acked = true;
+    if (ack.duplicate) {
+      const event = this.#event;
+      this.#options.logger.info({ decision: "suppressed", reason: "duplicate", platform: event.platform, event_id: event.event_id }, "duplicate event collapsed");
+    }
+    this.#end({ ok: true, ack });
+  }
+
+  error(err: unknown): void {
+    const { bus, logger, retryForMs, stillRunning } = this.#options;
+    if (this.#over) return;
+    if (bus.scheduler.now() - this.#firstTry > retryForMs || !stillRunning()) {
+      this.#end({ ok: false, err });
+      return;
+    }
+    const n = this.#attempts;
+    const delayMs = Math.min(250 * 2 ** (n - 1), 5_000);
+    logger.warn({ reason: "queue_retry", event_id: this.#event.event_id, attempt: n, delayMs, err }, "queueing an event failed; retrying");
+    this.#retry = bus.scheduler.schedule(() => this.attempt(), delayMs);
+  }
+
+  // A bus must ack or fail an append; one that did neither must not hold the conversation's appends forever.
+  complete(): void {
+    if (!this.#acked) this.#end({ ok: false, err: new Error(`the bus completed an append to ${this.#options.subject} without an ack`) });
+  }
+
+  /** Cancels the append: no retry, and no outcome reported after this. */
+  unsubscribe(): void {
+    this.#over = true;
+    this.#persisting?.unsubscribe();
+    this.#retry?.unsubscribe();
+  }
+
+  #end(outcome: QueueOutcome): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#done(outcome);
+  }
 }

@@ -25,7 +25,7 @@ export interface MemoryBusOptions {
 }
 
 const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
-/** Forget all cached routes past this many distinct subjects, so per-session subjects cannot grow memory. */
+/** Forget all cached routes (and validated subjects) past this many distinct subjects, so per-session subjects cannot grow memory. */
 const MAX_CACHED_ROUTES = 10_000;
 const NO_HEADERS: Headers = Object.freeze({});
 
@@ -44,6 +44,8 @@ export class MemoryBus implements Bus {
   /** Round-robin position per queue group name, kept across route rebuilds. */
   readonly #queueTurns = new Map<string, { next: number }>();
   readonly #pendingRequests = new Set<PendingRequest>();
+  /** Subjects already found valid for publish, request and persist (a handful of turn and send subjects in practice). */
+  readonly #validSubjects = new Set<string>();
   readonly #workQueue: MemoryWorkQueue;
   #closed = false;
 
@@ -55,7 +57,7 @@ export class MemoryBus implements Bus {
 
   publish<T>(subject: string, data: T, options?: PublishOptions): void {
     this.#assertOpen();
-    validateSubject(subject, { wildcards: false });
+    this.#assertValid(subject);
     const message = new CoreMessage(subject, data, options?.headers ?? NO_HEADERS, undefined);
     this.#deliveries.schedule(() => this.#route(message, undefined));
   }
@@ -80,7 +82,7 @@ export class MemoryBus implements Bus {
     // A custom Observable: the pending request must be dropped when the caller stops waiting.
     const reply = new Observable<TRes>((subscriber) => {
       this.#assertOpen();
-      validateSubject(subject, { wildcards: false });
+      this.#assertValid(subject);
       const pending = new PendingRequest(subscriber, this.#deliveries);
       this.#pendingRequests.add(pending);
       const message = new CoreMessage(subject, data, options.headers ?? NO_HEADERS, pending);
@@ -98,7 +100,7 @@ export class MemoryBus implements Bus {
     // Cold like them: it checks, appends and acks on subscribe; a throw here reaches the subscriber as `error`.
     return new Observable<PersistAck>((subscriber) => {
       this.#assertOpen();
-      validateSubject(subject, { wildcards: false });
+      this.#assertValid(subject);
       subscriber.next(this.#workQueue.append(subject, data, options));
       subscriber.complete();
     });
@@ -120,6 +122,14 @@ export class MemoryBus implements Bus {
     for (const pending of [...this.#pendingRequests]) pending.fail(new BusClosedError());
     for (const subscription of [...this.#subscriptions]) subscription.subscriber.complete();
     this.#workQueue.close();
+  }
+
+  /** `validateSubject` without wildcards, once per distinct subject: it splits and scans the subject. */
+  #assertValid(subject: string): void {
+    if (this.#validSubjects.has(subject)) return;
+    validateSubject(subject, { wildcards: false });
+    if (this.#validSubjects.size >= MAX_CACHED_ROUTES) this.#validSubjects.clear();
+    this.#validSubjects.add(subject);
   }
 
   #assertOpen(): void {

@@ -20,10 +20,11 @@ export interface EdgeOptions {
   /** Per-send acks: bubble modes and streaming wait for each ack (ordering on the wire). */
   readonly wantAck: boolean;
   /**
-   * Queues an event that passed the ingress checks (the broker's `submit`, on callbacks): calls
-   * `done` once it is appended or refused — the broker logs a refusal.
+   * Queues an event that passed the ingress checks (the broker's `submit`, on callbacks) with its
+   * `sessionKey`, computed here once per event: calls `done` once it is appended or refused — the
+   * broker logs a refusal.
    */
-  readonly queue: (event: GatewayEvent, done: () => void) => void;
+  readonly queue: (event: GatewayEvent, sessionKey: string, done: () => void) => void;
   readonly bus: Bus;
   readonly subjects: Subjects;
   readonly logger: Logger;

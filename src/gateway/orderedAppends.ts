@@ -1,7 +1,7 @@
 import { Fifo } from "../bus/fifo.js";
 
-/** What appends one value; calls `done` once when it is acked or given up (synchronously, or later). */
-export type AppendWork<T> = (value: T, done: () => void) => void;
+/** What appends one value under its key; calls `done` once when it is acked or given up (synchronously, or later). */
+export type AppendWork<T> = (value: T, key: string, done: () => void) => void;
 
 /**
  * The edge's appends, in order per conversation and side by side across conversations: a key's
@@ -13,8 +13,14 @@ export type AppendWork<T> = (value: T, done: () => void) => void;
 export class OrderedAppends<T> {
   readonly #keyOf: (value: T) => string;
   readonly #work: AppendWork<T>;
-  /** Values waiting behind a running append, per busy key (`null`: none waits yet); an idle key has no entry. */
+  /**
+   * Values waiting behind an append still running after its call returned, per busy key (`null`:
+   * none waits yet). An append that finishes within its call (the embedded bus) never gets an
+   * entry: a Map that grows and shrinks by one per event rehashes every time.
+   */
   readonly #waiting = new Map<string, Fifo<T> | null>();
+  /** Keys whose append is inside its call right now (a few at most: an append may push re-entrantly). */
+  readonly #inCall: string[] = [];
   #idle: (() => void) | undefined;
 
   constructor(keyOf: (value: T) => string, work: AppendWork<T>) {
@@ -24,18 +30,21 @@ export class OrderedAppends<T> {
 
   /** Keys with an append running. */
   get busy(): number {
-    return this.#waiting.size;
+    let inCallOnly = 0;
+    for (const key of this.#inCall) if (!this.#waiting.has(key)) inCallOnly += 1;
+    return this.#waiting.size + inCallOnly;
   }
 
   push(value: T): void {
     const key = this.#keyOf(value);
     const queue = this.#waiting.get(key);
     if (queue === undefined) {
-      this.#waiting.set(key, null);
-      this.#run(key, value);
-      return;
-    }
-    if (queue !== null) {
+      // Idle, unless this push comes from inside the key's own append call: then it waits behind it.
+      if (!this.#inCall.includes(key)) {
+        this.#run(key, value);
+        return;
+      }
+    } else if (queue !== null) {
       queue.push(value);
       return;
     }
@@ -46,8 +55,12 @@ export class OrderedAppends<T> {
 
   /** Calls `callback` once no append runs (at once when none does). */
   whenIdle(callback: () => void): void {
-    if (this.#waiting.size === 0) callback();
+    if (this.#isIdle()) callback();
     else this.#idle = callback;
+  }
+
+  #isIdle(): boolean {
+    return this.#waiting.size === 0 && this.#inCall.length === 0;
   }
 
   #run(key: string, first: T): void {
@@ -56,13 +69,22 @@ export class OrderedAppends<T> {
     while (value !== undefined) {
       let finished = false;
       let synchronous = true;
-      this.#work(value, () => {
-        if (finished) return; // `done` is once per value; a second call must not start a key's next append twice
-        finished = true;
-        if (!synchronous) this.#next(key);
-      });
+      this.#inCall.push(key);
+      try {
+        this.#work(value, key, () => {
+          if (finished) return; // `done` is once per value; a second call must not start a key's next append twice
+          finished = true;
+          if (!synchronous) this.#next(key);
+        });
+      } finally {
+        this.#inCall.pop();
+      }
       synchronous = false;
-      if (!finished) return;
+      if (!finished) {
+        // Still running: from here on the key is busy in the map, where its later values wait.
+        if (!this.#waiting.has(key)) this.#waiting.set(key, null);
+        return;
+      }
       value = this.#take(key);
     }
   }
@@ -76,8 +98,8 @@ export class OrderedAppends<T> {
   #take(key: string): T | undefined {
     const queue = this.#waiting.get(key);
     if (queue != null && queue.length > 0) return queue.shift();
-    this.#waiting.delete(key);
-    if (this.#waiting.size === 0 && this.#idle !== undefined) {
+    if (queue !== undefined) this.#waiting.delete(key);
+    if (this.#idle !== undefined && this.#isIdle()) {
       const idle = this.#idle;
       this.#idle = undefined;
       idle();

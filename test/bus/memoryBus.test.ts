@@ -163,7 +163,25 @@ describe("MemoryBus publish/subscribe", () => {
     const a = record(bus.subscribe("turn.>.x"));
     expect(a.outcome.error).toBeInstanceOf(InvalidSubjectError);
   });
+
+  it("checks a subject on every call until it was found valid (the check is cached, a refusal is not)", () => {
+    const bus = new MemoryBus();
+    for (let i = 0; i < 2; i++) {
+      expect(() => bus.publish("turn..0", 1)).toThrow(InvalidSubjectError);
+      expect(persistError(bus, "turn.*")).toBeInstanceOf(InvalidSubjectError);
+      expect(persistError(bus, "turn.0")).toBeUndefined();
+    }
+    // Valid for publish is not valid as a pattern elsewhere: a wildcard stays refused after a valid subject.
+    expect(() => bus.publish("turn.>", 1)).toThrow(InvalidSubjectError);
+  });
 });
+
+/** The error a persist fails with at once, if any. */
+function persistError(bus: MemoryBus, subject: string): unknown {
+  let error: unknown;
+  bus.persist(subject, 1).subscribe({ error: (err: unknown) => (error = err) });
+  return error;
+}
 
 describe("MemoryBus re-entrancy", () => {
   it("delivers a message published from inside a subscriber after the current one, to every subscriber", () => {

@@ -56,7 +56,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
     gateway: config.gateway!,
     inbound: config.inbound,
     wantAck,
-    queue: (_event, done) => done(),
+    queue: (_event, _key, done) => done(),
     bus,
     subjects: names,
     logger,
