@@ -3,6 +3,7 @@
 // the worker half (same process, role "all") consumes its 16 partitions, keeps the delivery ledger
 // and triage state in NATS KV, and runs the instant agent. Timing starts after a warm-up has
 // been settled, i.e. once the worker holds its partition leases and consumes.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { emit, note, sized } from "./lib/benchEnv.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { ingressRun, PROACTIVE_EVERY, SESSIONS } from "./lib/ingressRuns.js";
@@ -13,32 +14,49 @@ import { startTurnstreamIngress } from "./lib/turnstreamIngress.js";
 
 const events = sized("INGRESS_NATS_EVENTS", 5_000, 1_000);
 const runs = sized("INGRESS_NATS_RUNS", 3, 1);
+// BENCH_ONLY=turnstream leaves out the server probes after the runs (for `node --cpu-prof`).
+const probes = process.env.BENCH_ONLY !== "turnstream";
 
 if (!natsServerAvailable()) {
   emit({ benchmark: "ingress-nats", skipped: "nats-server not found (set NATS_SERVER_BIN)" });
   process.exit(0);
 }
+// The config's default. At the scale benchmark's 3 s a lease tick times out after 1 s, and a saturated
+// event loop lags that long (eventLoopDelayMs below): the worker lost and re-took all its leases, and
+// the messages it handed back waited out the 30 s ack wait on nats-server 2.9 (runs at ~160 events/s).
+const LEASE_TTL_SECS = 10;
 const server = await startNatsServer();
 const gateway = await RemoteGateway.start();
-const subject = await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token, nats: { url: server.url, prefix: `bench${process.pid}` } });
+const subject = await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token, nats: { url: server.url, prefix: `bench${process.pid}`, leaseTtlSecs: LEASE_TTL_SECS } });
 await gateway.connected();
 const rates: number[] = [];
-let ceiling: JetStreamCeiling;
-let ceilingQuiet: JetStreamCeiling;
+let ceiling: JetStreamCeiling | { skipped: string } = { skipped: "BENCH_ONLY=turnstream" };
+let ceilingQuiet: JetStreamCeiling | { skipped: string } = ceiling;
 let cpuMicrosPerEvent: number;
+let serverCpuMicrosPerEvent: number | undefined;
+// How late the broker's event loop ran while events flowed: a lease tick waits behind it (1 s timeout at lease_ttl_secs 3).
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 try {
   await ingressRun(gateway, subject, 500, "nats-warmup", 60_000);
   const cpuBefore = process.cpuUsage();
+  const serverCpuBefore = server.cpuMicros();
+  loopDelay.enable();
   for (let run = 0; run < runs; run++) rates.push(await ingressRun(gateway, subject, events, `nats-${run}`, 300_000));
   const cpu = process.cpuUsage(cpuBefore);
+  loopDelay.disable();
   // The broker's own CPU per event (edge and worker; gateway and server are other processes):
   // less sensitive than events/s to what else runs on the machine.
   cpuMicrosPerEvent = Math.round((cpu.user + cpu.system) / (events * runs));
+  // nats-server's share: on a 2-core machine broker + server + gateway split the cores, so both bound events/s.
+  const serverCpuAfter = server.cpuMicros();
+  serverCpuMicrosPerEvent = serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : Math.round((serverCpuAfter - serverCpuBefore) / (events * runs));
   await subject.stop();
   await gateway.stop();
-  ceiling = await probeJetStream(server.url, Math.min(events, 5_000), { noAsyncTraces: false });
-  ceilingQuiet = await probeJetStream(server.url, Math.min(events, 5_000), { noAsyncTraces: true });
-  note(`server alone: ${JSON.stringify(ceiling)}; without async traces: ${JSON.stringify(ceilingQuiet)}`);
+  if (probes) {
+    ceiling = await probeJetStream(server.url, Math.min(events, 5_000), { noAsyncTraces: false });
+    ceilingQuiet = await probeJetStream(server.url, Math.min(events, 5_000), { noAsyncTraces: true });
+    note(`server alone: ${JSON.stringify(ceiling)}; without async traces: ${JSON.stringify(ceilingQuiet)}`);
+  }
 } finally {
   await subject.stop();
   await gateway.stop();
@@ -53,7 +71,7 @@ emit({
   proactiveShare: 1 / PROACTIVE_EVERY,
   partitions: 16,
   natsServer: server.version,
-  turnstream: { eventsPerSecond: Math.round(median(rates)), runs: rates.map((r) => Math.round(r)), cpuMicrosPerEvent },
+  turnstream: { eventsPerSecond: Math.round(median(rates)), runs: rates.map((r) => Math.round(r)), cpuMicrosPerEvent, serverCpuMicrosPerEvent, eventLoopDelayMs: { p99: Math.round(loopDelay.percentile(99) / 1e6), max: Math.round(loopDelay.max / 1e6) } },
   serverCeiling: ceiling,
   serverCeilingNoAsyncTraces: ceilingQuiet,
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,6 +15,8 @@ export interface BenchNatsServer {
   readonly url: string;
   readonly version: string;
   readonly process: ChildProcess;
+  /** The server's CPU time so far (user + system, every thread), µs; undefined where /proc cannot say. */
+  cpuMicros(): number | undefined;
   /** SIGTERM (SIGKILL after 5 s), then removes the JetStream directory. */
   stop(): Promise<void>;
 }
@@ -58,9 +60,25 @@ export async function startNatsServer(readyTimeoutMs = 15_000): Promise<BenchNat
     });
     child.stderr?.removeAllListeners("data");
     child.stderr?.resume();
-    return { url: `nats://127.0.0.1:${port}`, version, process: child, stop };
+    return { url: `nats://127.0.0.1:${port}`, version, process: child, cpuMicros: () => processCpuMicros(child.pid), stop };
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on every Linux build in use). */
+const USER_HZ = 100;
+
+/** CPU time of another process from /proc (utime + stime, fields 14 and 15), µs; undefined off Linux or once it exited. */
+function processCpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // The command name (field 2) may hold spaces; the fields after it start past its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / USER_HZ;
+  } catch {
+    return undefined;
   }
 }
