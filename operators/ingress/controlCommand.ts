@@ -14,6 +14,9 @@ const abortPhrases = new Set([
   "stop run",
 ]);
 
+/** The first letter of every abort phrase. */
+const phraseStarts = new Set([...abortPhrases].map((phrase) => phrase.charAt(0)));
+
 /**
  * Whether a message is a control command that must never wait in a debounce batch: a slash command
  * at the start (`/reset`, `/cancel`, `/status`…), or an abort phrase such as "stop" — compared
@@ -22,6 +25,9 @@ const abortPhrases = new Set([
 export function isControlCommand(text: string): boolean {
   const trimmed = text.trim();
   if (/^\/[A-Za-z]\w*(?:@\S+)?(?:\s|$)/.test(trimmed)) return true;
+  // Every abort phrase starts with one of these letters: most messages are settled here, without
+  // the lower-cased, rewritten copy below (this runs for every event, on the worker and the edge).
+  if (!phraseStarts.has(trimmed.charAt(0).toLowerCase())) return false;
   const phrase = trimmed.toLowerCase().replace(/[.!?…,;:'")\]}]+$/u, "").replace(/\s+/g, " ");
   return abortPhrases.has(phrase);
 }

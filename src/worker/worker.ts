@@ -75,7 +75,9 @@ export class Worker {
       ...(options.ledger === undefined ? {} : { ledger: options.ledger }),
       ...(options.triage === undefined ? {} : { triage: options.triage }),
       retryInMs: deferMs,
-      onSettled: (settled) => this.#settled.next(settled),
+      onSettled: (settled) => {
+        if (this.#settled.observed) this.#settled.next(settled);
+      },
     };
     const intake = this.#intake;
     this.#slots = {
