@@ -1,11 +1,11 @@
 import type { KV } from "@nats-io/kv";
-import { ignoreElements, type Observable } from "rxjs";
+import type { Observable } from "rxjs";
 import type { DeliveryLedger } from "../deliveryLedger.js";
 import { StateStoreError } from "../errors.js";
 import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../ledgerRecord.js";
 import { kvKey } from "./kvKey.js";
-import { kvOperation } from "./kvOperation.js";
-import { casUpdate, KnownRecords, liveEntry, parseEntry, type RecordBucket } from "./storedRecord.js";
+import { kvOperation, kvWrite } from "./kvOperation.js";
+import { casUpdate, KnownRecords, liveEntry, parseEntry, STATE_MAX_ATTEMPTS, type RecordBucket } from "./storedRecord.js";
 
 /**
  * The delivery ledger in a NATS KV bucket shared by every worker; every change is a
@@ -14,7 +14,9 @@ import { casUpdate, KnownRecords, liveEntry, parseEntry, type RecordBucket } fro
  *
  * Round trips: a `read` is one get, and it remembers the revision it read, so the redelivered
  * turn's `begin` after it is one update; a write over this process's own last write (or creating a
- * key) is one round trip; only a lost compare-and-set reads again.
+ * key) is one round trip; only a lost compare-and-set reads again. `complete` is a record's last
+ * write here, so it is forgotten rather than remembered: the memory holds turns in progress, not
+ * the last 10,000 events.
  */
 export class KvDeliveryLedger implements DeliveryLedger {
   readonly #bucket: RecordBucket<LedgerRecord> & { readonly known: KnownRecords<LedgerRecord> };
@@ -44,10 +46,10 @@ export class KvDeliveryLedger implements DeliveryLedger {
   }
 
   delivered(key: string, count: number, nowMs: number): Observable<never> {
-    return kvOperation(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs))).pipe(ignoreElements());
+    return kvWrite(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs)));
   }
 
   complete(key: string, nowMs: number): Observable<never> {
-    return kvOperation(() => casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs))).pipe(ignoreElements());
+    return kvWrite(() => casUpdate(this.#bucket, "complete", key, (current) => completeStep(current, nowMs), STATE_MAX_ATTEMPTS, { final: true }));
   }
 }

@@ -16,3 +16,13 @@ export function kvOperation<T>(run: () => Promise<T>): Observable<T> {
     );
   });
 }
+
+/** A KV write with nothing to report, as the storage ports want it: completes once done, emits nothing (no `ignoreElements` per event). */
+export function kvWrite(run: () => Promise<unknown>): Observable<never> {
+  return new Observable<never>((subscriber) => {
+    run().then(
+      () => subscriber.complete(),
+      (err: unknown) => subscriber.error(err),
+    );
+  });
+}

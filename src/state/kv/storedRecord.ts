@@ -83,6 +83,14 @@ export function parseEntry<T>(bucket: RecordBucket<T>, operation: string, key: s
   return { value, revision: entry.revision };
 }
 
+export interface CasOptions {
+  /**
+   * Nothing in this process writes the key after this write (the ledger's `complete`: a redelivery
+   * reads first), so it is not remembered in `known`: one entry per event would only fill the map.
+   */
+  readonly final?: boolean;
+}
+
 /**
  * Reads `key`, lets `step` decide, writes its `next` record with the read revision (create when
  * there was no entry, else update, or a revision-checked delete for `null`) and retries the whole step when another writer
@@ -95,9 +103,14 @@ export async function casUpdate<T, R>(
   key: string,
   step: (current: T | undefined) => RecordStep<T, R>,
   maxAttempts = STATE_MAX_ATTEMPTS,
+  options: CasOptions = {},
 ): Promise<R> {
   const encoded = kvKey(key);
   const { known } = bucket;
+  const remember = (stored: Stored<T>): void => {
+    if (options.final === true) known?.delete(encoded);
+    else known?.set(encoded, stored);
+  };
   if (known !== undefined) {
     // The optimistic attempt: decide on what we last wrote (or on nothing), write, and let the
     // compare-and-set say whether that was still true. A step that writes nothing proves nothing: read.
@@ -107,7 +120,7 @@ export async function casUpdate<T, R>(
       try {
         const json = recordBytes(next);
         const revision = guess === undefined ? await bucket.kv.create(encoded, json) : await bucket.kv.update(encoded, json, guess.revision);
-        known.set(encoded, { value: next, revision });
+        remember({ value: next, revision });
         return result;
       } catch (err) {
         if (!isCasConflict(err)) throw new StateStoreError(bucket.store, operation, key, { cause: err });
@@ -130,7 +143,7 @@ export async function casUpdate<T, R>(
         // A delete marker still holds the key's last revision: writing over it must name it.
         const json = recordBytes(next);
         const revision = raw === null ? await bucket.kv.create(encoded, json) : await bucket.kv.update(encoded, json, raw.revision);
-        known?.set(encoded, { value: next, revision });
+        remember({ value: next, revision });
       } else if (current !== undefined) {
         await bucket.kv.delete(encoded, { previousSeq: current.revision });
         known?.delete(encoded);
