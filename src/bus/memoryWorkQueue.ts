@@ -99,7 +99,7 @@ export class MemoryWorkQueue {
       durable,
       filter,
       maxAckPending,
-      () => this.#backlog.takeOldest(filter),
+      hasWildcards(filter) ? () => this.#backlog.takeOldest(filter) : () => this.#backlog.takeFrom(filter),
       this.#deliveries,
       this.#scheduler,
     );
@@ -128,9 +128,8 @@ class Backlog {
     queue.push(message);
   }
 
-  /** Removes and returns the oldest message whose subject matches `filter`. */
+  /** Removes and returns the oldest message whose subject matches the wildcard `filter`. */
   takeOldest(filter: string): StoredMessage | undefined {
-    if (!hasWildcards(filter)) return this.#takeFrom(filter);
     let oldestSubject: string | undefined;
     let oldestSeq = Infinity;
     for (const [subject, queue] of this.#bySubject) {
@@ -140,10 +139,11 @@ class Backlog {
         oldestSeq = seq;
       }
     }
-    return oldestSubject === undefined ? undefined : this.#takeFrom(oldestSubject);
+    return oldestSubject === undefined ? undefined : this.takeFrom(oldestSubject);
   }
 
-  #takeFrom(subject: string): StoredMessage | undefined {
+  /** Removes and returns the oldest message stored under exactly `subject`. */
+  takeFrom(subject: string): StoredMessage | undefined {
     const queue = this.#bySubject.get(subject);
     const message = queue?.shift();
     // An emptied queue is kept while there are few subjects (the turn stream's partitions), so the

@@ -53,7 +53,7 @@ export class Worker {
   /** The last running turn just finished (told only while someone waits: a turn per event must not cost a notification). */
   readonly #idle = new Subject<void>();
   /** Turns running per partition, for draining a partition before its lease is handed on. */
-  readonly #running = new Map<number, number>();
+  readonly #running: number[] = [];
   /** A partition whose last running turn just finished. */
   readonly #partitionIdle = new Subject<number>();
   readonly #settled = new Subject<SettledTurn>();
@@ -132,7 +132,7 @@ export class Worker {
    */
   drainPartition(partition: number): Promise<void> {
     this.#intake.drain(partition);
-    if (!this.#running.has(partition)) return Promise.resolve();
+    if ((this.#running[partition] ?? 0) === 0) return Promise.resolve();
     return firstValueFrom(this.#partitionIdle.pipe(filter((idle) => idle === partition), map(() => undefined)), { defaultValue: undefined });
   }
 
@@ -151,12 +151,9 @@ export class Worker {
   #count(partition: number, delta: number): void {
     this.#inFlight += delta;
     if (this.#inFlight === 0 && this.#idle.observed) this.#idle.next();
-    const count = (this.#running.get(partition) ?? 0) + delta;
-    if (count > 0) {
-      this.#running.set(partition, count);
-      return;
-    }
-    this.#running.delete(partition);
+    const count = (this.#running[partition] ?? 0) + delta;
+    this.#running[partition] = count;
+    if (count > 0) return;
     if (this.#partitionIdle.observed) this.#partitionIdle.next(partition);
   }
 }
