@@ -1,4 +1,4 @@
-import { catchError, concatMap, defer, finalize, of, retry, Subject, timer, type Observable, type Subscription } from "rxjs";
+import { catchError, concatMap, defer, Observable, of, retry, timer, type Subscription } from "rxjs";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
 import type { Subjects } from "../wire/index.js";
@@ -46,9 +46,12 @@ export class PartitionIntake<T> {
     return new Set(this.#epochs.keys());
   }
 
-  /** Messages of every owned partition, for as long as it is subscribed. */
-  readonly messages: Observable<IntakeMessage<T>> = defer(() => {
-    const out = new Subject<IntakeMessage<T>>();
+  /**
+   * Messages of every owned partition, for as long as it is subscribed. Hand-written rather than a
+   * Subject the consumers feed: each message is one `next` straight to the subscriber, and the
+   * subscriber exists before the first consumer can deliver.
+   */
+  readonly messages: Observable<IntakeMessage<T>> = new Observable<IntakeMessage<T>>((subscriber) => {
     const consumers = new Map<number, Subscription>();
     const stop = (partition: number) => {
       consumers.get(partition)?.unsubscribe();
@@ -66,16 +69,14 @@ export class PartitionIntake<T> {
           partition,
           this.#takeover(partition)
             .pipe(concatMap(() => this.#consume(partition)))
-            .subscribe((message) => out.next({ message, partition, epoch })),
+            .subscribe((message) => subscriber.next({ message, partition, epoch })),
         );
       }
     });
-    return out.pipe(
-      finalize(() => {
-        ownership.unsubscribe();
-        for (const partition of [...consumers.keys()]) stop(partition);
-      }),
-    );
+    return () => {
+      ownership.unsubscribe();
+      for (const partition of [...consumers.keys()]) stop(partition);
+    };
   });
 
   /** Whether a turn may start on this message: its partition is still owned by the same subscription and not draining. */
