@@ -1,4 +1,4 @@
-import { Subscription, type SchedulerLike, type Subscriber } from "rxjs";
+import { Subscription, type SchedulerLike, type Subscriber, type Unsubscribable } from "rxjs";
 import type { LaneBatch } from "../../operators/dispatch/sessionLanes.js";
 import { isControlCommand } from "../../operators/ingress/controlCommand.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
@@ -46,17 +46,22 @@ export class BatchRun {
   readonly #turns: (readonly Intake[])[];
   #next = 0;
   #looping = false;
-  /** The running turn: its events, partition, and what cancels it with the lane. */
+  /** The running turn: its events, partition, whether it is counted as running, and what runs of it now. */
   #items: readonly Intake[] = [];
   #partition = 0;
-  #turn: Subscription | undefined;
+  #counted = false;
+  #step: Unsubscribable | undefined;
   #finished = false;
+  /** Turns finished so far: a step kept after its turn already finished would cancel the next one. */
+  #turnNumber = 0;
 
   constructor(slots: BatchSlots, batch: LaneBatch<Intake>, lane: Subscriber<never>) {
     this.#slots = slots;
     this.#batch = batch;
     this.#lane = lane;
     this.#turns = turnsOf(batch.items);
+    // Cancelled with its lane (the worker stopping): what runs stops, and the turn no longer counts as running.
+    lane.add(() => this.#cancel());
   }
 
   /** Runs the turns; a loop, not recursion, so turns that finish synchronously do not grow the stack. */
@@ -85,16 +90,14 @@ export class BatchRun {
     }
     this.#items = items;
     this.#partition = first.partition;
+    this.#counted = true;
     this.#slots.count(this.#partition, +1);
-    // Cancelled with its lane (the worker stopping): no longer running.
-    const turn = new Subscription(() => this.#uncount(turn));
-    this.#turn = turn;
-    this.#lane.add(turn);
     this.#attempt();
   }
 
   #attempt(): void {
-    const held = this.#items.filter((item) => this.#slots.isCurrent(item));
+    this.#step = undefined;
+    const held = this.#items.every((item) => this.#slots.isCurrent(item)) ? this.#items : this.#items.filter((item) => this.#slots.isCurrent(item));
     if (!this.#slots.accepting() || held.length === 0) {
       this.#finish();
       return;
@@ -104,7 +107,7 @@ export class BatchRun {
       this.#admitted({ run: held, marked: false, deferred: false });
       return;
     }
-    this.#turn?.add(admitByLedger(held, { ledger, now: scheduler.now(), logger, retryInMs: deferMs }).subscribe((admission) => this.#admitted(admission)));
+    this.#keep(admitByLedger(held, { ledger, now: scheduler.now(), logger, retryInMs: deferMs }).subscribe((admission) => this.#admitted(admission)));
   }
 
   #admitted(admission: Admission<GatewayEvent>): void {
@@ -118,27 +121,39 @@ export class BatchRun {
     }
     const messages = admission.run.map((item) => item.message);
     const dropped = this.#next === 1 ? this.#batch.summary : [];
-    this.#turn?.add(runTurn(messages, { dropped, marked: admission.marked }, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish())));
+    const turn = this.#turnNumber;
+    const run = runTurn(messages, { dropped, marked: admission.marked }, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
+    if (this.#turnNumber === turn && !this.#finished) this.#keep(run);
+  }
+
+  /** What cancels the step running now; nothing to keep for one that already finished. */
+  #keep(step: Unsubscribable): void {
+    if (step instanceof Subscription && step.closed) return;
+    this.#step = step;
   }
 
   #deferred(): void {
-    this.#turn?.add(this.#slots.scheduler.schedule(() => this.#attempt(), this.#slots.deferMs));
+    this.#step = this.#slots.scheduler.schedule(() => this.#attempt(), this.#slots.deferMs);
   }
 
   #finish(): void {
-    const turn = this.#turn;
-    if (turn !== undefined) {
-      this.#lane.remove(turn);
-      this.#uncount(turn);
-    }
+    this.#step = undefined;
+    this.#uncount();
+    this.#turnNumber += 1;
     this.#finished = true;
     if (!this.#looping) this.run();
   }
 
+  #cancel(): void {
+    this.#step?.unsubscribe();
+    this.#step = undefined;
+    this.#uncount();
+  }
+
   /** Once per turn, whether it finished or its lane was cancelled. */
-  #uncount(turn: Subscription): void {
-    if (this.#turn !== turn) return;
-    this.#turn = undefined;
+  #uncount(): void {
+    if (!this.#counted) return;
+    this.#counted = false;
     this.#slots.count(this.#partition, -1);
   }
 }

@@ -63,17 +63,19 @@ export function runTurn(
 ): Unsubscribable {
   const run = new TurnRun(messages, shape, options, done);
   run.start();
-  return run.subscription;
+  return run;
 }
 
 /**
  * `runTurn`'s state, as one object: it is the stage's observer and the handler's context, with
  * prototype methods and getters rather than a dozen closures per turn (a turn is per event).
  */
-class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
-  /** The whole run, for the caller to cancel; `#work` is what a failure cancels (the ledger write after it is not). */
-  readonly subscription = new Subscription();
-  readonly #work = new Subscription();
+class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribable {
+  /** What runs of the turn: the stage's value, triage, handlers — what a failure cancels. Made when first needed: an instant turn needs none. */
+  #work: Subscription | undefined;
+  /** The ledger's `complete`, after the work (not cancelled by a failure, only by the caller). */
+  #ledgerWrite: Unsubscribable | undefined;
+  #cancelled = false;
   readonly #messages: readonly DurableMessage<GatewayEvent>[];
   readonly #shape: TurnShape;
   readonly #options: TurnRunOptions;
@@ -105,7 +107,24 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
           );
     this.#key = sessionKey(this.#event);
     this.#startedAt = options.bus.scheduler.now();
-    this.subscription.add(this.#work);
+  }
+
+  /** Cancels what still runs (the worker stopping); `done` is not called after this. */
+  unsubscribe(): void {
+    this.#cancelled = true;
+    this.#ended = true;
+    this.#work?.unsubscribe();
+    this.#ledgerWrite?.unsubscribe();
+  }
+
+  /** Keeps a subscription to cancel with the work, unless it is already over. */
+  #keep(subscription: Unsubscribable | undefined): void {
+    if (subscription === undefined || (subscription instanceof Subscription && subscription.closed)) return;
+    if (this.#ended) {
+      subscription.unsubscribe();
+      return;
+    }
+    (this.#work ??= new Subscription()).add(subscription);
   }
 
   // TurnContext, for the handler.
@@ -126,8 +145,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
   }
 
   start(): void {
-    const stage = this.#options.pipeline.runValue("beforeDispatch", this.#event, this);
-    if (stage !== undefined) this.#work.add(stage);
+    this.#keep(this.#options.pipeline.runValue("beforeDispatch", this.#event, this));
   }
 
   // StageObserver: what `beforeDispatch` made of the turn's event.
@@ -139,7 +157,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
       this.#handle(event);
       return;
     }
-    this.#work.add(
+    this.#keep(
       triageEvent(event, { ...triage, scheduler: this.scheduler }).subscribe({
         next: (verdict) => this.#triaged(event, verdict),
         error: (err: unknown) => this.#end(false, err),
@@ -187,7 +205,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
       return;
     }
     this.#handlerObserver ??= { error: (err: unknown) => this.#end(false, err), complete: () => this.#finished() };
-    this.#work.add(result.subscribe(this.#handlerObserver));
+    this.#keep(result.subscribe(this.#handlerObserver));
   }
 
   #finished(): void {
@@ -202,7 +220,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
   #end(ok: boolean, err?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#work.unsubscribe(); // a failure cancels the turn's other work (a fanned-out value's handler)
+    this.#work?.unsubscribe(); // a failure cancels the turn's other work (a fanned-out value's handler)
     const { ledger, retryInMs } = this.#options;
     // Shared state was unreachable before anything reached the user: run it again later rather than lose it.
     if (!ok && this.#delivered === 0 && isStateOutage(err)) {
@@ -215,10 +233,12 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent> {
       return;
     }
     const keys = this.#messages.map((message) => ledgerKey(message.data));
-    this.subscription.add(completeInLedger(keys, { ledger, now: this.scheduler.now(), logger: this.logger }).subscribe({ complete: () => this.#settle(ok, err) }));
+    const write = completeInLedger(keys, { ledger, now: this.scheduler.now(), logger: this.logger }).subscribe({ complete: () => this.#settle(ok, err) });
+    if (!write.closed) this.#ledgerWrite = write;
   }
 
   #settle(ok: boolean, err?: unknown): void {
+    if (this.#cancelled) return;
     for (const message of this.#messages) message.ack();
     // Answered by an earlier delivery of the same event (re-sent after the duplicate window): settled, not failed.
     const repeated = err instanceof AlreadyDeliveredError;
