@@ -69,7 +69,21 @@ class EventAppend implements Observer<PersistAck>, Unsubscribable {
     this.#attempts += 1;
     this.#acked = false;
     this.#retry = undefined;
-    this.#persisting = this.#options.bus.persist(this.#options.subject, this.#event, { msgId: turnMsgId(this.#event) }).subscribe(this);
+    const { bus, subject } = this.#options;
+    const options = { msgId: turnMsgId(this.#event) };
+    if (bus.persistNow === undefined) {
+      this.#persisting = bus.persist(subject, this.#event, options).subscribe(this);
+      return;
+    }
+    // A bus that stores within the call: the same outcome as `persist`, without a stream.
+    let ack: PersistAck;
+    try {
+      ack = bus.persistNow(subject, this.#event, options);
+    } catch (err) {
+      this.error(err);
+      return;
+    }
+    this.next(ack);
   }
 
   next(ack: PersistAck): void {

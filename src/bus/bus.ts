@@ -59,6 +59,13 @@ export interface Bus {
   persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck>;
 
   /**
+   * `persist`, answered within the call: offered by a bus that stores synchronously (the embedded
+   * one), absent on one that must wait for a server. Returns the ack, or throws what `persist`
+   * would error with. Lets the edge queue an event with no stream at all.
+   */
+  persistNow?<T>(subject: string, data: T, options?: PersistOptions): PersistAck;
+
+  /**
    * Messages of a durable consumer. Every subscription to the same `durable` name shares one
    * cursor: each stored message goes to one subscriber at a time. A message stays stored until
    * `ack()`; `nak()`, or unsubscribing while holding it, makes it available again. A durable name

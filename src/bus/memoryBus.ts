@@ -99,11 +99,15 @@ export class MemoryBus implements Bus {
     // Hand-written: one Observable per event on the hottest path, where defer + of made two and a subscriber chain.
     // Cold like them: it checks, appends and acks on subscribe; a throw here reaches the subscriber as `error`.
     return new Observable<PersistAck>((subscriber) => {
-      this.#assertOpen();
-      this.#assertValid(subject);
-      subscriber.next(this.#workQueue.append(subject, data, options));
+      subscriber.next(this.persistNow(subject, data, options));
       subscriber.complete();
     });
+  }
+
+  persistNow<T>(subject: string, data: T, options?: PersistOptions): PersistAck {
+    this.#assertOpen();
+    this.#assertValid(subject);
+    return this.#workQueue.append(subject, data, options);
   }
 
   consume<T>(filter: string, options: ConsumeOptions): Observable<DurableMessage<T>> {

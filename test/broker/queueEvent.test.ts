@@ -11,22 +11,27 @@ const subject = "turnstream.turn.0";
 
 const event = (id: string): GatewayEvent => gatewayEvent({ event_id: id, platform: "telegram" });
 
-/** A real memory bus whose first `failures` appends fail, as a bus between servers does. */
-function flakyBus(failures: number): { bus: Bus; persisted: () => number } {
+/**
+ * A real memory bus whose first `failures` appends fail, as a bus between servers does: through
+ * `persist` (a stream, like NATS) or, with `now`, through `persistNow` (stored within the call).
+ */
+function flakyBus(failures: number, now = false): { bus: Bus; persisted: () => number } {
   const scheduler = new VirtualTimeScheduler();
   const memory = new MemoryBus({ scheduler });
   let left = failures;
   let persisted = 0;
+  const subjectFor = (s: string) => {
+    persisted += 1;
+    if (left <= 0) return s;
+    left -= 1;
+    return "bad subject"; // fails with InvalidSubjectError
+  };
   const bus = Object.create(memory, {
     persist: {
-      value: <T>(s: string, data: T, options?: PersistOptions): Observable<PersistAck> => {
-        persisted += 1;
-        if (left > 0) {
-          left -= 1;
-          return memory.persist("bad subject", data, options); // fails with InvalidSubjectError, on subscribe
-        }
-        return memory.persist(s, data, options);
-      },
+      value: <T>(s: string, data: T, options?: PersistOptions): Observable<PersistAck> => memory.persist(subjectFor(s), data, options),
+    },
+    persistNow: {
+      value: now ? <T>(s: string, data: T, options?: PersistOptions): PersistAck => memory.persistNow(subjectFor(s), data, options) : undefined,
     },
   }) as Bus;
   return { bus, persisted: () => persisted };
@@ -53,18 +58,20 @@ describe("queueEvent", () => {
     expect(records.filter((r) => r.msg === "duplicate event collapsed")).toMatchObject([{ reason: "duplicate", event_id: "e1" }]);
   });
 
-  it("retries a failed append with backoff on the bus scheduler, then reports the ack once", () => {
-    const { bus, persisted } = flakyBus(2);
-    const scheduler = bus.scheduler as VirtualTimeScheduler;
-    const { run, outcomes, records } = queue(bus);
-    run(event("e1"));
-    expect(outcomes).toEqual([]);
-    expect(records.filter((r) => r.msg === "queueing an event failed; retrying")).toMatchObject([{ reason: "queue_retry", attempt: 1, delayMs: 250 }]);
-    scheduler.flush();
-    expect(persisted()).toBe(3);
-    expect(records.filter((r) => r.reason === "queue_retry").map((r) => r.delayMs)).toEqual([250, 500]);
-    expect(outcomes).toEqual([{ ok: true, ack: { seq: 1, duplicate: false } }]);
-  });
+  for (const now of [false, true]) {
+    it(`retries a failed append with backoff on the bus scheduler, then reports the ack once (${now ? "persistNow, within the call" : "persist, a stream"})`, () => {
+      const { bus, persisted } = flakyBus(2, now);
+      const scheduler = bus.scheduler as VirtualTimeScheduler;
+      const { run, outcomes, records } = queue(bus);
+      run(event("e1"));
+      expect(outcomes).toEqual([]);
+      expect(records.filter((r) => r.msg === "queueing an event failed; retrying")).toMatchObject([{ reason: "queue_retry", attempt: 1, delayMs: 250 }]);
+      scheduler.flush();
+      expect(persisted()).toBe(3);
+      expect(records.filter((r) => r.reason === "queue_retry").map((r) => r.delayMs)).toEqual([250, 500]);
+      expect(outcomes).toEqual([{ ok: true, ack: { seq: 1, duplicate: false } }]);
+    });
+  }
 
   it("gives up once the broker stops running, reporting the error once", () => {
     const { bus } = flakyBus(5);

@@ -77,6 +77,18 @@ describe("MemoryBus durable subjects", () => {
     expect(errors[0]).toBeInstanceOf(BusClosedError);
   });
 
+  it("persistNow stores within the call exactly as persist does: one sequence, the duplicate window, the same errors", async () => {
+    const bus = new MemoryBus();
+    expect(bus.persistNow("turn.0", "x", { msgId: "m1" })).toEqual({ seq: 1, duplicate: false });
+    const viaStream: PersistAck[] = [];
+    bus.persist("turn.0", "y", { msgId: "m1" }).subscribe((ack) => viaStream.push(ack));
+    expect(viaStream).toEqual([{ seq: 1, duplicate: true }]);
+    expect(bus.persistNow("turn.0", "z", { msgId: "m2" })).toEqual({ seq: 2, duplicate: false });
+    expect(() => bus.persistNow("bad subject", "x")).toThrow(InvalidSubjectError);
+    await bus.close();
+    expect(() => bus.persistNow("turn.0", "x")).toThrow(BusClosedError);
+  });
+
   it("delivers the backlog persisted before the consumer started, oldest first, with its metadata", () => {
     const bus = new MemoryBus();
     persist(bus, "turn.0", "a", { msgId: "discord:1", headers: { "x-k": "v" } });
