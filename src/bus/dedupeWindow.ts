@@ -24,21 +24,24 @@ export class DedupeWindow {
     this.#windowMs = windowMs;
   }
 
-  /** The sequence first stored under `msgId`, while that is still inside the window. */
-  seqOf(msgId: string): number | undefined {
-    this.#expire();
-    return this.#entries.get(msgId);
-  }
-
-  /** Records a newly stored message; call only when `seqOf(msgId)` found nothing. */
-  remember(msgId: string, seq: number): void {
+  /**
+   * The sequence first stored under `msgId` while that is still inside the window; otherwise
+   * `undefined`, and `msgId` is remembered from now on under `seq` (the sequence the caller is about
+   * to store it with). One call per append: one look at the clock, one flat copy of the key.
+   */
+  claim(msgId: string, seq: number): number | undefined {
+    const now = this.#clock.now();
+    this.#expire(now);
     const kept = flatString(msgId);
+    const original = this.#entries.get(kept);
+    if (original !== undefined) return original;
     this.#entries.set(kept, seq);
-    this.#order.push({ msgId: kept, at: this.#clock.now() });
+    this.#order.push({ msgId: kept, at: now });
+    return undefined;
   }
 
-  #expire(): void {
-    const cutoff = this.#clock.now() - this.#windowMs;
+  #expire(now: number): void {
+    const cutoff = now - this.#windowMs;
     for (let oldest = this.#order.peek(); oldest !== undefined && oldest.at <= cutoff; oldest = this.#order.peek()) {
       this.#order.shift();
       this.#entries.delete(oldest.msgId);

@@ -26,8 +26,12 @@ export class MemoryWorkQueue {
   #lastSeq = 0;
   readonly #backlog = new Backlog();
   readonly #consumers = new Map<string, DurableConsumer>();
-  /** `#consumers`' values in creation order, for the loop every append runs. */
+  /** `#consumers`' values in creation order. */
   readonly #consumerList: DurableConsumer[] = [];
+  /** `#consumers` with a plain filter, by that subject, in creation order. */
+  readonly #exactConsumers = new Map<string, DurableConsumer[]>();
+  /** How many consumers have a wildcard filter. */
+  #wildcards = 0;
   readonly #dedupe: DedupeWindow;
   readonly #deliveries: DeliveryQueue;
   readonly #scheduler: SchedulerLike;
@@ -42,7 +46,7 @@ export class MemoryWorkQueue {
   /** Stores a message (the subject is already validated) and offers it to the durables that want it. */
   append(subject: string, data: unknown, options: PersistOptions | undefined): PersistAck {
     const msgId = options?.msgId;
-    const original = msgId === undefined ? undefined : this.#dedupe.seqOf(msgId);
+    const original = msgId === undefined ? undefined : this.#dedupe.claim(msgId, this.#lastSeq + 1);
     if (original !== undefined) return { seq: original, duplicate: true };
 
     this.#lastSeq += 1;
@@ -56,13 +60,16 @@ export class MemoryWorkQueue {
       holder: undefined,
       acked: false,
     };
-    if (msgId !== undefined) this.#dedupe.remember(msgId, message.seq);
     this.#backlog.push(message);
-    // An indexed loop over a list: a Map iterator would be two allocations per append.
-    const consumers = this.#consumerList;
-    for (let i = 0; i < consumers.length; i++) {
-      const consumer = consumers[i] as DurableConsumer;
-      if (consumer.accepts(subject)) consumer.requestPump();
+    // With only plain filters (the broker's partitions), this subject's consumers by lookup: an
+    // append does not test every partition's consumer. With a wildcard one, all of them in creation
+    // order (earlier durables are offered first). Indexed loops: a Map iterator allocates.
+    const consumers = this.#wildcards === 0 ? this.#exactConsumers.get(subject) : this.#consumerList;
+    if (consumers !== undefined) {
+      for (let i = 0; i < consumers.length; i++) {
+        const consumer = consumers[i] as DurableConsumer;
+        if (consumer.accepts(subject)) consumer.requestPump();
+      }
     }
     return { seq: message.seq, duplicate: false };
   }
@@ -105,6 +112,12 @@ export class MemoryWorkQueue {
     );
     this.#consumers.set(durable, consumer);
     this.#consumerList.push(consumer);
+    if (hasWildcards(filter)) this.#wildcards += 1;
+    else {
+      const list = this.#exactConsumers.get(filter);
+      if (list === undefined) this.#exactConsumers.set(filter, [consumer]);
+      else list.push(consumer);
+    }
     return consumer;
   }
 }

@@ -74,7 +74,7 @@ describe("bounded tables keep each key flat", () => {
   it("DedupeWindow: a turn's msgId", async () => {
     const perEntry = await heapPerEntry(10_000, (n) => {
       const window = new DedupeWindow({ now: () => 1_764_582_000_000 }, 120_000);
-      for (let i = 0; i < n; i++) window.remember(turnMsgId(event(i)), i);
+      for (let i = 0; i < n; i++) window.claim(turnMsgId(event(i)), i);
       return window;
     });
     expect(perEntry).toBeLessThan(250); // ~160; ~365 with the msgId's rope
