@@ -28,7 +28,8 @@ export interface TurnRunOptions {
   readonly messageLimit: (platform: string) => number;
   /** Absent on the embedded bus. */
   readonly ledger?: DeliveryLedger;
-  readonly triage?: TurnTriage;
+  /** Judged on `triage.scheduler`'s clock (the bus's, as the worker passes it). */
+  readonly triage?: TurnTriage & { readonly scheduler?: SchedulerLike };
   /** How long a turn that could not reach shared state waits before it is tried again (logged; the caller waits). */
   readonly retryInMs: number;
   readonly onSettled: (turn: SettledTurn) => void;
@@ -158,7 +159,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
       return;
     }
     this.#keep(
-      triageEvent(event, { ...triage, scheduler: this.scheduler }).subscribe({
+      triageEvent(event, triage).subscribe({
         next: (verdict) => this.#triaged(event, verdict),
         error: (err: unknown) => this.#end(false, err),
       }),

@@ -73,7 +73,8 @@ export class Worker {
       send: options.send,
       messageLimit: options.messageLimit,
       ...(options.ledger === undefined ? {} : { ledger: options.ledger }),
-      ...(options.triage === undefined ? {} : { triage: options.triage }),
+      // Triage's options built once, on the bus clock, not per proactive event.
+      ...(options.triage === undefined ? {} : { triage: { ...options.triage, scheduler: options.bus.scheduler } }),
       retryInMs: deferMs,
       onSettled: (settled) => {
         if (this.#settled.observed) this.#settled.next(settled);

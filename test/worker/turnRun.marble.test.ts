@@ -156,7 +156,7 @@ describe("runTurn (marbles)", () => {
       const first = messagesOf(scheduler, [proactive("p1")]);
       const second = messagesOf(scheduler, [proactive("p2")]);
       let calls = 0;
-      const a = options(scheduler, new Pipeline(), () => (calls++, timer(1)), { triage: { settings, store } });
+      const a = options(scheduler, new Pipeline(), () => (calls++, timer(1)), { triage: { settings, store, scheduler } });
       expectObservable(turn$(first.messages, a.opts)).toBe("-(s|)", { s: "settled" });
       // Inside the cooldown: suppressed.
       expectObservable(turn$(second.messages, a.opts)).toBe("(s|)", { s: "settled" });
