@@ -27,6 +27,9 @@ export interface SessionLanesOptions<T> {
 }
 
 interface Lane<T> {
+  readonly key: string;
+  /** While this lane's first work runs synchronously outside the map: the lane opening around it, if any (cleared after). */
+  outer: Lane<T> | undefined;
   running: boolean;
   readonly queue: T[];
   summary: readonly string[];
@@ -34,6 +37,9 @@ interface Lane<T> {
   timer: Subscription | undefined;
   interrupted: boolean;
 }
+
+/** The summary of a batch the cap dropped nothing from: shared, never written. */
+const NO_SUMMARY: readonly string[] = Object.freeze([]);
 
 /**
  * One unit of work at a time per key (as `serializeByKey`), with OpenClaw's busy-session queue:
@@ -46,16 +52,6 @@ interface Lane<T> {
  * Hand-written like `serializeByKey`: lanes are removed only when idle, and the quiet window is a
  * per-key timer on the scheduler.
  */
-/** A lane opened inside another lane's synchronous work (a chain, innermost first). */
-interface Opening<T> {
-  readonly key: string;
-  readonly lane: Lane<T>;
-  readonly outer: Opening<T> | undefined;
-}
-
-/** The summary of a batch the cap dropped nothing from: shared, never written. */
-const NO_SUMMARY: readonly string[] = Object.freeze([]);
-
 export function sessionLanes<T, R>(
   keyOf: (value: T) => string,
   work: (batch: LaneBatch<T>, key: string) => ObservableInput<R>,
@@ -70,9 +66,9 @@ export function sessionLanes<T, R>(
        * on an idle key (an instant turn) is over before `run` returns, and then the lane never
        * enters the map at all. A value of the same key arriving meanwhile finds it here.
        */
-      let opening: Opening<T> | undefined;
+      let opening: Lane<T> | undefined;
       const openingLane = (key: string): Lane<T> | undefined => {
-        for (let o = opening; o !== undefined; o = o.outer) if (o.key === key) return o.lane;
+        for (let lane = opening; lane !== undefined; lane = lane.outer) if (lane.key === key) return lane;
         return undefined;
       };
       const subscriptions = new Subscription();
@@ -161,11 +157,12 @@ export function sessionLanes<T, R>(
             }
             const lane = lanes.get(key) ?? openingLane(key);
             if (lane === undefined) {
-              const fresh: Lane<T> = { running: false, queue: [], summary: NO_SUMMARY, lastArrival: scheduler.now(), timer: undefined, interrupted: false };
-              const outer = opening;
-              opening = { key, lane: fresh, outer };
+              // `lastArrival` is read only once a value waits, and `enqueue` sets it then.
+              const fresh: Lane<T> = { key, outer: opening, running: false, queue: [], summary: NO_SUMMARY, lastArrival: 0, timer: undefined, interrupted: false };
+              opening = fresh;
               run(key, fresh, { items: [value], summary: NO_SUMMARY });
-              opening = outer;
+              opening = fresh.outer;
+              fresh.outer = undefined;
               // Still busy (running, or values queued behind it, or a quiet-window timer): it needs its place in the map.
               if (fresh.running || fresh.queue.length > 0 || fresh.summary.length > 0 || fresh.timer !== undefined) lanes.set(key, fresh);
               else finishIfDone();
