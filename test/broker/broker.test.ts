@@ -98,6 +98,28 @@ describe("Broker on the embedded bus", () => {
     expect(held(bus)).toEqual([]);
   });
 
+  it("[triage] judges proactive events in the session lane for a custom turn handler too: one inside the cooldown never reaches it", async () => {
+    const ran: string[] = [];
+    const { broker, records } = start({
+      config: { queue: { mode: "followup" }, triage: { enabled: true, timezone: "UTC", cooldown_secs: 900, daily_cap: 8, dedupe_window_secs: 3600 } },
+      turnHandler: (turn, context) => {
+        ran.push(turn.event.event_id);
+        return echo(turn, context);
+      },
+    });
+    const settled: { event_id: string; ok: boolean }[] = [];
+    broker.settledTurns.subscribe((turn) => settled.push(turn));
+    await broker.start();
+    await broker.submit(gatewayEvent({ event_id: "p1", proactive: true, text: "reminder" }));
+    await broker.submit(gatewayEvent({ event_id: "p2", proactive: true, text: "reminder again" }));
+    await broker.submit(gatewayEvent({ event_id: "h1", text: "a human" }));
+    await until(() => settled.length === 3, "three settled turns");
+    expect(ran).toEqual(["p1", "h1"]);
+    expect(settled.map((turn) => [turn.event_id, turn.ok])).toEqual([["p1", true], ["p2", true], ["h1", true]]);
+    expect(records.filter((r) => r.msg === "proactive event suppressed by triage")).toMatchObject([{ decision: "suppressed", reason: "cooldown", event_id: "p2" }]);
+    expect(records.filter((r) => r.msg === "proactive event admitted by triage")).toMatchObject([{ decision: "wake", event_id: "p1" }]);
+  });
+
   it("applies beforeSend operators to every outbound message", async () => {
     const pipeline = new Pipeline().use(
       "beforeSend",
