@@ -59,7 +59,7 @@ describe("Pipeline", () => {
     expect(failed.seen).toEqual(["error beforeDispatch bug"]);
     testScheduler().run(({ expectObservable }) => {
       const failing = new Pipeline().use("beforeSend", mergeMap(() => throwError(() => new Error("bug"))));
-      const message = { platform: "telegram", channel: { id: "c" }, content: { type: "text" as const, text: "m" } };
+      const message = { reply_to: "e1", platform: "telegram", channel: { id: "c" }, content: { type: "text" as const, text: "m" } };
       expectObservable(failing.run("beforeSend", message)).toBe("#", undefined, new StageError("beforeSend"));
     });
   });
