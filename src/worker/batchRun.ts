@@ -123,7 +123,8 @@ export class BatchRun {
     const dropped = this.#next === 1 ? this.#batch.summary : [];
     const turn = this.#turnNumber;
     const run = runTurn(messages, { dropped, marked: admission.marked }, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
-    if (this.#turnNumber === turn && !this.#finished) this.#keep(run);
+    // Kept only while this turn still runs: one that finished within the call may have started the next.
+    if (this.#turnNumber === turn) this.#keep(run);
   }
 
   /** What cancels the step running now; nothing to keep for one that already finished. */

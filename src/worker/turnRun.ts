@@ -87,6 +87,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   // Made only when a line is written or the handler asks: a pino child costs more than the rest of an instant turn.
   #child: Logger | undefined;
   #send: Send | undefined;
+  #keys: readonly string[] | undefined;
   #handlerObserver: Partial<Observer<unknown>> | undefined;
   #delivered = 0;
   #ended = false;
@@ -180,8 +181,12 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     const { ledger, bus, messageLimit } = this.#options;
     const counted: Send = (message) => this.#options.send(message).pipe(tap(() => (this.#delivered += 1)));
     if (ledger === undefined) return counted;
-    const keys = this.#messages.map((message) => ledgerKey(message.data));
-    return ledgerSend(counted, { ledger, keys, marked: this.#shape.marked, now: () => bus.scheduler.now(), messageLimit, logger: this.logger });
+    return ledgerSend(counted, { ledger, keys: this.#ledgerKeys(), marked: this.#shape.marked, now: () => bus.scheduler.now(), messageLimit, logger: this.logger });
+  }
+
+  /** The turn's events' ledger keys, spelled once for its sends and its `complete`. */
+  #ledgerKeys(): readonly string[] {
+    return (this.#keys ??= this.#messages.map((message) => ledgerKey(message.data)));
   }
 
   #triaged(event: GatewayEvent, verdict: TriageVerdict): void {
@@ -233,8 +238,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
       this.#settle(ok, err);
       return;
     }
-    const keys = this.#messages.map((message) => ledgerKey(message.data));
-    const write = completeInLedger(keys, { ledger, now: this.scheduler.now(), logger: this.logger }).subscribe({ complete: () => this.#settle(ok, err) });
+    const write = completeInLedger(this.#ledgerKeys(), { ledger, now: this.scheduler.now(), logger: this.logger }).subscribe({ complete: () => this.#settle(ok, err) });
     if (!write.closed) this.#ledgerWrite = write;
   }
 
