@@ -40,36 +40,30 @@ export interface StageObserver<V> {
  * ```
  */
 export class Pipeline {
-  readonly #operators: { [S in StageName]: StageOperator<S>[] } = {
-    afterIngress: [],
-    beforeDispatch: [],
-    beforeSend: [],
-  };
+  /** Each stage's operators, by stage name: one lookup both finds a stage and refuses an unknown name. */
+  readonly #operators = new Map<string, unknown[]>(stageNames.map((stage) => [stage, []]));
   /** Each stage's operators composed once, when the stage last changed: not on every value. */
-  readonly #composed: { [S in StageName]?: StageOperator<S> } = {};
+  readonly #composed = new Map<string, unknown>();
 
   /** Appends operators to a stage. */
   use<S extends StageName>(stage: S, ...operators: StageOperator<S>[]): this {
-    assertStageName(stage);
-    this.#operators[stage].push(...operators);
-    delete this.#composed[stage];
+    (this.#stage(stage) as StageOperator<S>[]).push(...operators);
+    this.#composed.delete(stage);
     return this;
   }
 
   /** Whether a stage has no operators: its values pass as they are, with no stream built for them. */
   isEmpty(stage: StageName): boolean {
-    assertStageName(stage);
-    return this.#operators[stage].length === 0;
+    return this.#stage(stage).length === 0;
   }
 
   /** The stage's operators composed into one; the identity when the stage is empty. */
   operator<S extends StageName>(stage: S): StageOperator<S> {
-    assertStageName(stage);
-    let composed = this.#composed[stage] as StageOperator<S> | undefined;
+    let composed = this.#composed.get(stage) as StageOperator<S> | undefined;
     if (composed === undefined) {
-      const operators = this.#operators[stage] as StageOperator<S>[];
+      const operators = this.#stage(stage) as StageOperator<S>[];
       composed = operators.reduce<StageOperator<S>>((all, next) => pipe(all, next), identity);
-      (this.#composed as Record<S, StageOperator<S>>)[stage] = composed;
+      this.#composed.set(stage, composed);
     }
     return composed;
   }
@@ -110,10 +104,11 @@ export class Pipeline {
       });
     return done ? undefined : subscription;
   }
-}
 
-function assertStageName(stage: string): asserts stage is StageName {
-  if (!(stageNames as readonly string[]).includes(stage)) {
-    throw new TypeError(`unknown pipeline stage ${JSON.stringify(stage)}; stages are ${stageNames.join(", ")}`);
+  /** A stage's operators; a name that is no stage (from untyped code) throws. */
+  #stage(stage: string): unknown[] {
+    const operators = this.#operators.get(stage);
+    if (operators === undefined) throw new TypeError(`unknown pipeline stage ${JSON.stringify(stage)}; stages are ${stageNames.join(", ")}`);
+    return operators;
   }
 }
