@@ -14,13 +14,16 @@ export interface StoredMessage {
   deliveryCount: number;
   /** The subscription holding it unacked, if any. */
   holder: ConsumerSubscription | undefined;
+  /** Its neighbours in the holder's list of held messages (an intrusive list: no Set entry per delivery). */
+  heldPrev: StoredMessage | undefined;
+  heldNext: StoredMessage | undefined;
   acked: boolean;
 }
 
-/** One `consume()` subscription and the messages it holds unacked. */
-export interface ConsumerSubscription {
+/** One `consume()` subscription and the messages it holds unacked, newest first. */
+interface ConsumerSubscription {
   readonly subscriber: Subscriber<DurableMessage<unknown>>;
-  readonly held: Set<StoredMessage>;
+  held: StoredMessage | undefined;
 }
 
 /**
@@ -61,7 +64,7 @@ export class DurableConsumer {
 
   /** Adds a subscription; the returned function ends it. */
   attach(subscriber: Subscriber<DurableMessage<unknown>>): () => void {
-    const subscription: ConsumerSubscription = { subscriber, held: new Set() };
+    const subscription: ConsumerSubscription = { subscriber, held: undefined };
     this.#subscriptions.push(subscription);
     this.requestPump();
     return () => this.#detach(subscription);
@@ -123,8 +126,7 @@ export class DurableConsumer {
       if (message === undefined) return;
       this.#turn += 1;
       message.deliveryCount += 1;
-      message.holder = subscription;
-      subscription.held.add(message);
+      hold(subscription, message);
       this.#inFlight += 1;
       subscription.subscriber.next(new Delivery(this, message));
     }
@@ -139,7 +141,7 @@ export class DurableConsumer {
     const index = this.#subscriptions.indexOf(subscription);
     if (index === -1) return;
     this.#subscriptions.splice(index, 1);
-    for (const message of [...subscription.held]) {
+    for (let message = subscription.held; message !== undefined; message = subscription.held) {
       this.#release(message);
       this.#giveBack(message);
     }
@@ -147,7 +149,14 @@ export class DurableConsumer {
   }
 
   #release(message: StoredMessage): void {
-    message.holder?.held.delete(message);
+    const holder = message.holder;
+    if (holder === undefined) return;
+    const { heldPrev, heldNext } = message;
+    if (heldPrev === undefined) holder.held = heldNext;
+    else heldPrev.heldNext = heldNext;
+    if (heldNext !== undefined) heldNext.heldPrev = heldPrev;
+    message.heldPrev = undefined;
+    message.heldNext = undefined;
     message.holder = undefined;
     this.#inFlight -= 1;
   }
@@ -157,6 +166,15 @@ export class DurableConsumer {
     while (index > 0 && this.#returned[index - 1]!.seq > message.seq) index -= 1;
     this.#returned.splice(index, 0, message);
   }
+}
+
+/** Puts `message` at the front of `subscription`'s held list. */
+function hold(subscription: ConsumerSubscription, message: StoredMessage): void {
+  message.holder = subscription;
+  message.heldPrev = undefined;
+  message.heldNext = subscription.held;
+  if (subscription.held !== undefined) subscription.held.heldPrev = message;
+  subscription.held = message;
 }
 
 /** One delivery of a stored message, as a `consume()` subscriber sees it. */

@@ -58,6 +58,8 @@ export class MemoryWorkQueue {
       msgId,
       deliveryCount: 0,
       holder: undefined,
+      heldPrev: undefined,
+      heldNext: undefined,
       acked: false,
     };
     this.#backlog.push(message);
