@@ -1,4 +1,4 @@
-import { concat, map } from "rxjs";
+import { concat, EMPTY, map, of } from "rxjs";
 import { describe, it } from "vitest";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { TriageConflictError } from "../../../operators/triage/triageConflictError.js";
@@ -44,6 +44,31 @@ describe("triageEvent (one event, for a caller that serializes its conversation)
         undefined,
         new TriageConflictError("telegram:c1", 3),
       );
+    });
+  });
+
+  it("decides nothing on a read that answers nothing, takes a store's first answer only, and fails with the store's error", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const inner = new MemoryTriageStore();
+      const empty = { ...conflictingStore(inner, 0), read: () => EMPTY };
+      expectObservable(triageEvent(proactive("p1"), { settings: enabled(), store: empty })).toBe("|");
+      const chatty = { ...conflictingStore(inner, 0), read: () => of(undefined, undefined), compareAndSet: () => of(true, false) };
+      expectObservable(triageEvent(proactive("p2"), { settings: enabled(), store: chatty })).toBe("(w|)", { w: WAKE });
+      const failing = { ...conflictingStore(inner, 0), read: () => cold<never>("--#", undefined, new Error("kv down")) };
+      expectObservable(triageEvent(proactive("p3"), { settings: enabled(), store: failing })).toBe("--#", undefined, new Error("kv down"));
+    });
+  });
+
+  it("cancels the store call in flight when unsubscribed", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const read = cold<never>("-----");
+      const store = { ...conflictingStore(new MemoryTriageStore(), 0), read: () => read };
+      expectObservable(triageEvent(proactive("p1"), { settings: enabled(), store }), "--!").toBe("---");
+      expectSubscriptions(read.subscriptions).toBe("^-!");
+      const write = cold<boolean>("----(t|)", { t: true });
+      const writing = { ...conflictingStore(new MemoryTriageStore(), 0), compareAndSet: () => write };
+      expectObservable(triageEvent(proactive("p2"), { settings: enabled(), store: writing }), "--!").toBe("---");
+      expectSubscriptions(write.subscriptions).toBe("^-!");
     });
   });
 });
