@@ -190,8 +190,11 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   }
 
   #triaged(event: GatewayEvent, verdict: TriageVerdict): void {
-    const fields = triageLogLine({ event, verdict });
-    if (fields !== undefined) this.logger.info(fields, triageLogMessage(fields));
+    // Checked first: the line's fields and the turn's child logger are more work than an instant turn.
+    if (this.#options.logger.isLevelEnabled("info")) {
+      const fields = triageLogLine({ event, verdict });
+      if (fields !== undefined) this.logger.info(fields, triageLogMessage(fields));
+    }
     if (verdict.decision === "wake") this.#handle(event);
     else this.#finished();
   }
