@@ -20,8 +20,8 @@ export interface BatchSlots {
   readonly deferMs: number;
   /** False once the broker is stopping: no new turn starts. */
   accepting(): boolean;
-  /** Whether a turn may start on this message (its partition still this worker's, not draining). */
-  isCurrent(item: Intake): boolean;
+  /** Whether a turn may start on this message (its partition still this worker's, not draining); called unbound. */
+  readonly isCurrent: (item: Intake) => boolean;
   /** A turn started (+1) or ended (-1) on `partition`. */
   count(partition: number, delta: number): void;
 }
@@ -83,7 +83,7 @@ export class BatchRun {
   }
 
   #start(items: readonly Intake[]): void {
-    const first = items.find((item) => this.#slots.isCurrent(item));
+    const first = items.find(this.#slots.isCurrent);
     if (!this.#slots.accepting() || first === undefined) {
       this.#finished = true;
       return;
@@ -97,14 +97,15 @@ export class BatchRun {
 
   #attempt(): void {
     this.#step = undefined;
-    const held = this.#items.every((item) => this.#slots.isCurrent(item)) ? this.#items : this.#items.filter((item) => this.#slots.isCurrent(item));
+    const { isCurrent } = this.#slots;
+    const held = this.#items.every(isCurrent) ? this.#items : this.#items.filter(isCurrent);
     if (!this.#slots.accepting() || held.length === 0) {
       this.#finish();
       return;
     }
     const { ledger, scheduler, logger, deferMs } = this.#slots;
     if (ledger === undefined) {
-      this.#admitted({ run: held, marked: false, deferred: false });
+      this.#run(held, false);
       return;
     }
     this.#keep(admitByLedger(held, { ledger, now: scheduler.now(), logger, retryInMs: deferMs }).subscribe((admission) => this.#admitted(admission)));
@@ -119,10 +120,15 @@ export class BatchRun {
       this.#finish();
       return;
     }
-    const messages = admission.run.map((item) => item.message);
-    const dropped = this.#next === 1 ? this.#batch.summary : [];
+    this.#run(admission.run, admission.marked);
+  }
+
+  #run(items: readonly Intake[], marked: boolean): void {
+    const messages = items.map(messageOf);
+    // The cap's summary lines go with the batch's first turn only.
+    const dropped = this.#next === 1 ? this.#batch.summary : NO_SUMMARY;
     const turn = this.#turnNumber;
-    const run = runTurn(messages, { dropped, marked: admission.marked }, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
+    const run = runTurn(messages, { dropped, marked }, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
     // Kept only while this turn still runs: one that finished within the call may have started the next.
     if (this.#turnNumber === turn) this.#keep(run);
   }
@@ -158,6 +164,10 @@ export class BatchRun {
     this.#slots.count(this.#partition, -1);
   }
 }
+
+const NO_SUMMARY: readonly string[] = Object.freeze([]);
+
+const messageOf = (item: Intake) => item.message;
 
 /** A batch's items as turns: consecutive human messages together, control commands and proactive events alone. */
 function turnsOf(items: readonly Intake[]): (readonly Intake[])[] {
