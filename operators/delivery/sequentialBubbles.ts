@@ -98,11 +98,10 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
       // Per turn (per subscription).
       let received = emptyTranscript();
       let accepted = 0;
-      let bubblesSent = 0;
       let dropped = 0;
       let firstDroppedId: string | undefined;
       let sending: Bubble | undefined;
-      let failure: { readonly bubbleId: string; readonly error: unknown } | undefined;
+      let failure: { readonly bubbleId: string; readonly sentBefore: number; readonly error: unknown } | undefined;
       let transcript = emptyTranscript();
 
       /** The bubble to send for this event, or `undefined` (not a bubble, blank, or over the cap). */
@@ -121,26 +120,31 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
         return { id: event.id, index, text: event.text, quote };
       };
 
-      /** Every non-blank part of the bubble, one after another; completes at the last part's ack. */
-      const sendParts = (bubble: Bubble, _index: number, departing: () => void): Observable<Bubble> => {
-        const parts = splitMessage(bubble.text, limit).filter((part) => rustTrim(part) !== "");
+      /**
+       * Every non-blank part of the bubble, one after another; completes at the last part's ack.
+       * Called as the bubble departs (paceBubbles), which is when it becomes `sending`.
+       */
+      const sendParts = (bubble: Bubble, _index: number, departing: () => void): Observable<SendReceipt> => {
+        sending = bubble;
+        const [first, ...rest] = splitMessage(bubble.text, limit).filter((part) => rustTrim(part) !== "");
+        if (first === undefined) return EMPTY;
+        const sent = sendBubble(first, bubble.index, bubble.quote);
+        if (rest.length === 0) return sent;
         return concat(
-          defer(() => {
-            sending = bubble;
-            return EMPTY;
-          }),
-          ...parts.map((part, at) =>
+          sent,
+          ...rest.map((part) =>
             defer(() => {
               departing(); // the next bubble is paced from the last part the user saw
-              return sendBubble(part, bubble.index, at === 0 ? bubble.quote : undefined);
-            }).pipe(ignoreElements()),
+              return sendBubble(part, bubble.index, undefined);
+            }),
           ),
-          of(bubble),
         );
       };
 
       const report = (): SequentialReport => ({
-        bubblesSent,
+        // Bubbles leave one at a time in the order accepted and a failure abandons the rest, so
+        // without a failure every accepted bubble was sent (counted here, not per bubble).
+        bubblesSent: failure === undefined ? accepted : failure.sentBefore,
         capped: dropped > 0,
         dropped,
         ...(firstDroppedId === undefined ? {} : { firstDroppedId }),
@@ -156,9 +160,9 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
             map(accept),
             filter((bubble): bubble is Bubble => bubble !== undefined),
             paceBubbles(sendParts, delayMs, scheduler),
-            tap(() => (bubblesSent += 1)),
             catchError((error: unknown) => {
-              failure = { bubbleId: sending?.id ?? "", error };
+              // Only a send fails here: `sending` is in flight, and the bubbles before it were all acked.
+              failure = { bubbleId: sending?.id ?? "", sentBefore: sending?.index ?? 0, error };
               return EMPTY;
             }),
           );

@@ -1,5 +1,4 @@
 import { Observable, asyncScheduler, type SchedulerLike, type Subscriber } from "rxjs";
-import { requestTimeout } from "./requestTimeout.js";
 import type {
   Bus,
   BusMessage,
@@ -13,7 +12,7 @@ import type {
   SubscribeOptions,
 } from "./bus.js";
 import { DeliveryQueue } from "./deliveryQueue.js";
-import { BusClosedError, NoRespondersError } from "./errors.js";
+import { BusClosedError, BusTimeoutError, NoRespondersError } from "./errors.js";
 import { MemoryWorkQueue } from "./memoryWorkQueue.js";
 import { subjectMatches, validateSubject } from "./subjectMatch.js";
 
@@ -79,20 +78,23 @@ export class MemoryBus implements Bus {
 
   request<TReq, TRes>(subject: string, data: TReq, options: RequestOptions): Observable<TRes> {
     const { timeoutMs } = options;
-    // A custom Observable: the pending request must be dropped when the caller stops waiting.
-    const reply = new Observable<TRes>((subscriber) => {
+    // A custom Observable: the pending request must be dropped when the caller stops waiting. It
+    // keeps its own timer, as `requestTimeout` would, without that operator's subscriber per request.
+    return new Observable<TRes>((subscriber) => {
       this.#assertOpen();
       this.#assertValid(subject);
       const pending = new PendingRequest(subscriber, this.#deliveries);
       this.#pendingRequests.add(pending);
       const message = new CoreMessage(subject, data, options.headers ?? NO_HEADERS, pending);
       this.#deliveries.schedule(() => this.#route(message, pending));
+      // Started after the request went out, and only when it is still waiting (an instant answer needs no timer).
+      const timer = subscriber.closed ? undefined : this.scheduler.schedule(() => pending.fail(new BusTimeoutError(subject, timeoutMs)), timeoutMs);
       return () => {
+        timer?.unsubscribe();
         pending.cancel();
         this.#pendingRequests.delete(pending);
       };
     });
-    return reply.pipe(requestTimeout(subject, timeoutMs, this.scheduler));
   }
 
   persist<T>(subject: string, data: T, options?: PersistOptions): Observable<PersistAck> {

@@ -1,4 +1,4 @@
-import { filter, from, map, mergeMap, Subject, Subscription, takeUntil, tap, type SchedulerLike } from "rxjs";
+import { filter, map, Subject, takeUntil, type SchedulerLike, type Subscription } from "rxjs";
 import type { Logger } from "../log/logger.js";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
@@ -75,16 +75,18 @@ export function runEdge(options: EdgeOptions): Edge {
 
   // Answers by send id: a worker whose answer was lost asks again, and must not get a second post.
   const answers = new AnsweredSends(answeredSendsKept);
-  const responder = options.bus
-    .subscribe<OutboundMessage>(options.subjects.sends, { queue: options.subjects.sendQueue })
-    .pipe(
-      mergeMap((request) => {
-        const { data } = request;
-        const reply = answers.answer(request.headers[SEND_ID_HEADER], () => sendReply(connector, data, options.wantAck));
-        return from(reply).pipe(tap((answer) => request.respond(answer)));
-      }),
-    )
-    .subscribe();
+  // Each request is answered when its post settles, with no stream per send (mergeMap over
+  // from(promise) built three): an answer that settles after the responder was unsubscribed is
+  // dropped, as the cancelled inner stream dropped it.
+  const requests = options.bus.subscribe<OutboundMessage>(options.subjects.sends, { queue: options.subjects.sendQueue });
+  const responder: Subscription = requests.subscribe((request) => {
+    const { data } = request;
+    void answers
+      .answer(request.headers[SEND_ID_HEADER], () => sendReply(connector, data, options.wantAck))
+      .then((answer) => {
+        if (!responder.closed) request.respond(answer);
+      });
+  });
   return {
     stopIntake: () => {
       stop.next(); // completes the intake: debounce flushes, the last submits finish, then it is drained

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { catchError, concatMap, defer, map, retry, throwError, timer, type Observable } from "rxjs";
+import { concatMap, Observable, retry, throwError, timer } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
@@ -29,27 +29,46 @@ export type Send = (message: OutboundMessage) => Observable<SendReceipt>;
  * resulting message, one after another, and fails with `SendError` when any is not posted.
  */
 export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0 }: SenderOptions): Send {
+  const retried = retry<unknown>({
+    count: retries,
+    delay: (err: unknown, attempt: number) =>
+      err instanceof NoRespondersError || err instanceof BusTimeoutError ? timer(1_000 * attempt, bus.scheduler) : throwError(() => err),
+  });
+  // Hand-written: one Observable per message on the bubble path, where defer + map + catchError
+  // were three and their subscribers. Cold like them: each subscription asks with a fresh send id,
+  // and its retries keep that id.
   const sendOne = (message: OutboundMessage): Observable<SendReceipt> =>
-    defer(() => {
+    new Observable<SendReceipt>((subscriber) => {
       const headers = { [SEND_ID_HEADER]: randomUUID() };
-      return bus.request<OutboundMessage, unknown>(subjects.send(message.platform), message, { timeoutMs, headers }).pipe(
-        retry({
-          count: retries,
-          delay: (err: unknown, attempt: number) =>
-            err instanceof NoRespondersError || err instanceof BusTimeoutError ? timer(1_000 * attempt, bus.scheduler) : throwError(() => err),
-        }),
-      );
-    }).pipe(
-      map((raw) => {
-        const reply = sendReplySchema.safeParse(raw);
-        if (!reply.success) throw new SendError("bad_reply", "the edge answered a send with a malformed reply");
-        // An edge relays the gateway's words; bounded again here (a no-op for a current edge) since the bus is a boundary too.
-        if (!reply.data.ok) throw new SendError(untrustedText(reply.data.code, { maxChars: 64 }), untrustedText(reply.data.error, { maxChars: 1_000 }));
-        return { messageId: reply.data.messageId };
-      }),
-      catchError((err: unknown) => throwError(() => asSendError(err, message.platform))),
-    );
-  return (message) => pipeline.run("beforeSend", message).pipe(concatMap(sendOne));
+      return bus
+        .request<OutboundMessage, unknown>(subjects.send(message.platform), message, { timeoutMs, headers })
+        .pipe(retried)
+        .subscribe({
+          next: (raw) => {
+            let receipt: SendReceipt;
+            try {
+              receipt = receiptOf(raw);
+            } catch (err) {
+              subscriber.error(err);
+              return;
+            }
+            subscriber.next(receipt);
+          },
+          error: (err: unknown) => subscriber.error(asSendError(err, message.platform)),
+          complete: () => subscriber.complete(),
+        });
+    });
+  // An empty beforeSend stage (the usual case) builds no stream around the message.
+  return (message) => (pipeline.isEmpty("beforeSend") ? sendOne(message) : pipeline.run("beforeSend", message).pipe(concatMap(sendOne)));
+}
+
+/** The edge's answer as a receipt; throws `SendError` for a refusal or an answer that is not a send reply. */
+function receiptOf(raw: unknown): SendReceipt {
+  const reply = sendReplySchema.safeParse(raw);
+  if (!reply.success) throw new SendError("bad_reply", "the edge answered a send with a malformed reply");
+  // An edge relays the gateway's words; bounded again here (a no-op for a current edge) since the bus is a boundary too.
+  if (!reply.data.ok) throw new SendError(untrustedText(reply.data.code, { maxChars: 64 }), untrustedText(reply.data.error, { maxChars: 1_000 }));
+  return { messageId: reply.data.messageId };
 }
 
 function asSendError(err: unknown, platform: string): unknown {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { firstValueFrom } from "rxjs";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { RequestOptions } from "../../src/bus/bus.js";
+import { BusTimeoutError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { resolveConfig } from "../../src/config/index.js";
 import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
@@ -73,7 +74,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
   expect(await until(() => connector.isConnected && gateway.brokerCount > 0, 10_000)).toBe(true);
   const request = (headers?: RequestOptions["headers"]) =>
     firstValueFrom(bus.request<OutboundMessage, SendReply>(sendSubject, message, { timeoutMs: 5_000, ...(headers === undefined ? {} : { headers }) }));
-  return { gateway, connector, frames, request };
+  return { gateway, connector, frames, request, bus, edge };
 }
 
 describe("runEdge send responder", () => {
@@ -131,6 +132,15 @@ describe("runEdge send responder", () => {
     expect(retry).toEqual(first);
     await sleep(settleMs);
     expect(frames).toHaveLength(1);
+  });
+
+  it("does not answer a send whose post settles after the responder was unsubscribed: the worker's request times out", async () => {
+    const { frames, bus, edge } = await startEdge({ ackDelayMs: 200 });
+    const answer = firstValueFrom(bus.request<OutboundMessage, SendReply>(sendSubject, message, { timeoutMs: 600, headers: { [SEND_ID_HEADER]: "send-1" } }));
+    expect(await until(() => frames.length === 1, 5_000)).toBe(true);
+    edge.responder.unsubscribe(); // the post is still waiting for its ack
+
+    await expect(answer).rejects.toBeInstanceOf(BusTimeoutError);
   });
 
   it("remembers the last 10,000 send ids: the oldest is forgotten and posted again, the next is still answered from the record", async () => {

@@ -303,4 +303,19 @@ describe("createSender (virtual time)", () => {
     });
     expect(requests).toEqual([]);
   });
+
+  it("runs a beforeSend operator added after the sender was made (an empty stage is seen per send, not once)", () => {
+    const scheduler = testScheduler();
+    const seen: OutboundMessage[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, posted, [], seen).subscribe();
+      const pipeline = new Pipeline();
+      const send = sender(bus, { pipeline });
+      expectObservable(send(message)).toBe("(r|)", { r: { messageId: "m1" } });
+      pipeline.use("beforeSend", mergeMap((outbound) => [{ ...outbound, content: { type: "text" as const, text: "late stage" } }]));
+      expectObservable(send(message)).toBe("(r|)", { r: { messageId: "m1" } });
+    });
+    expect(seen.map((m) => m.content.text)).toEqual(["on it", "late stage"]);
+  });
 });

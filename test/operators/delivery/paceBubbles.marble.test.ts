@@ -129,6 +129,33 @@ describe("paceBubbles", () => {
     });
   });
 
+  it("abandons the rest when a send throws instead of returning: the throw is the output's error", () => {
+    const called: string[] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const send = (b: string): Observable<string> => {
+        called.push(b);
+        if (b === "b") throw new Error("cannot send");
+        return of(b);
+      };
+      expectObservable(cold("(abc|)").pipe(paceBubbles(send, 400))).toBe("a 399ms #", undefined, new Error("cannot send"));
+    });
+    expect(called).toEqual(["a", "b"]);
+  });
+
+  it("calls send as each bubble departs, not as it arrives: a send that reads the clock when called sees the departure", () => {
+    const scheduler = testScheduler();
+    const called: [string, number][] = [];
+    scheduler.run(({ cold, expectObservable }) => {
+      // No defer: the time is read when send is called. Acks take 600 ms, longer than the delay.
+      const send = (b: string): Observable<string> => {
+        called.push([b, scheduler.now()]);
+        return cold(`600ms (${b}|)`);
+      };
+      expectObservable(cold("(abc|)").pipe(paceBubbles(send, 400))).toBe("600ms a 599ms b 599ms (c|)");
+    });
+    expect(called).toEqual([["a", 0], ["b", 600], ["c", 1200]]);
+  });
+
   it("a failed ack after a slow wait abandons the rest the moment it fails", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const second = cold("50ms (b|)");
