@@ -1,6 +1,6 @@
 import { headers } from "@nats-io/transport-node";
 import { describe, expect, it } from "vitest";
-import { decodePayload, encodePayload, fromMsgHdrs, toMsgHdrs } from "../../src/bus/nats/natsCodec.js";
+import { decodePayload, encodePayload, fromMsgHdrs, persistHeaders, toMsgHdrs } from "../../src/bus/nats/natsCodec.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -28,5 +28,13 @@ describe("header conversion", () => {
     expect(fromMsgHdrs(hdrs, "Nats-Msg-Id")).toEqual({ "x-a": "1" });
     expect(fromMsgHdrs(undefined)).toEqual({});
     expect(fromMsgHdrs(headers())).toEqual({});
+  });
+
+  it("adds the dedupe id to an append's headers, and sends none for neither (an empty id as none, as js.publish did)", () => {
+    expect(persistHeaders(undefined, undefined)).toBeUndefined();
+    expect(persistHeaders({}, "")).toBeUndefined();
+    expect(persistHeaders(undefined, "telegram:1")?.get("Nats-Msg-Id")).toBe("telegram:1");
+    const both = persistHeaders({ "x-k": "v" }, "telegram:2");
+    expect([both?.get("x-k"), both?.get("Nats-Msg-Id")]).toEqual(["v", "telegram:2"]);
   });
 });

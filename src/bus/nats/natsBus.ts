@@ -29,7 +29,8 @@ import { validateSubject } from "../subjectMatch.js";
 import { displayUrl, natsConnectOptions } from "./connect.js";
 import { statusChanges, type BusConnectionStatus } from "./connectionStatus.js";
 import { consumeDurable, HAND_BACK_DELAY_MS } from "./consumeDurable.js";
-import { decodePayload, encodePayload, toMsgHdrs } from "./natsCodec.js";
+import { JetStreamPublisher } from "./jetStreamPublisher.js";
+import { decodePayload, encodePayload, persistHeaders, toMsgHdrs } from "./natsCodec.js";
 import { NatsBusMessage } from "./natsBusMessage.js";
 import { JETSTREAM_TIMEOUT_MS, openJetStream } from "./openJetStream.js";
 import { ackPendingOf, ensureTurnStream } from "./turnStream.js";
@@ -64,6 +65,8 @@ export class NatsBus implements Bus {
   /** This deployment's subjects: the turn subjects are the durable ones. */
   readonly #names: Subjects;
   readonly #js: JetStreamClient;
+  /** Every `persist`: one reply subscription for all appends instead of a request each. */
+  readonly #appends: JetStreamPublisher;
   readonly #jsm: JetStreamManager;
   readonly #logger: Logger;
   readonly #live = new Set<Subscriber<unknown>>();
@@ -83,6 +86,7 @@ export class NatsBus implements Bus {
     this.connection = connection;
     this.config = config;
     this.#js = js;
+    this.#appends = new JetStreamPublisher(connection, { timeoutMs: JETSTREAM_TIMEOUT_MS });
     this.#jsm = jsm;
     this.#logger = logger;
     this.scheduler = scheduler;
@@ -204,8 +208,7 @@ export class NatsBus implements Bus {
         this.#assertDurable(subject);
         this.#durableSubjects.add(subject);
       }
-      const publishOptions = { headers: toMsgHdrs(options?.headers), ...(options?.msgId === undefined ? {} : { msgID: options.msgId }) };
-      this.#js.publish(subject, encodePayload(data), publishOptions).then(
+      this.#appends.publish(subject, encodePayload(data), persistHeaders(options?.headers, options?.msgId)).then(
         (ack) => {
           subscriber.next({ seq: ack.seq, duplicate: ack.duplicate });
           subscriber.complete();
@@ -243,6 +246,7 @@ export class NatsBus implements Bus {
     this.#closing ??= (async () => {
       this.#endSubscriptions();
       await drain(this.connection);
+      this.#appends.close();
     })();
     return this.#closing;
   }
@@ -287,9 +291,10 @@ function noResponders(msg: Msg): boolean {
   return msg.data.length === 0 && msg.headers?.code === 503;
 }
 
-/** A publish nobody stored: no stream listens (the client reports it as "JetStream not enabled", caused by no responders). */
+/** A publish nobody stored: no stream listens (`JetStreamPublisher` says no responders; `js.publish` said "JetStream not enabled", caused by them). */
 function persistError(subject: string, err: unknown): unknown {
   if (err instanceof TimeoutError) return new BusTimeoutError(subject, JETSTREAM_TIMEOUT_MS, { cause: err });
+  if (err instanceof NatsNoRespondersError) return new NoRespondersError(subject, { cause: err });
   const noResponders = (e: unknown) => e instanceof RequestError && e.isNoResponders();
   if (noResponders(err) || (err instanceof Error && noResponders(err.cause))) return new NoRespondersError(subject, { cause: err });
   return err;

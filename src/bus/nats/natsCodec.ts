@@ -35,6 +35,14 @@ export function toMsgHdrs(headers: Headers | undefined): MsgHdrs | undefined {
   return hdrs;
 }
 
+/** The headers of a turn-stream append: `headers` and, with a `msgId`, the dedupe id JetStream reads (`Nats-Msg-Id`). */
+export function persistHeaders(headers: Headers | undefined, msgId: string | undefined): MsgHdrs | undefined {
+  if (msgId === undefined || msgId === "") return toMsgHdrs(headers);
+  const hdrs = toMsgHdrs(headers) ?? natsHeaders();
+  hdrs.set(MSG_ID_HEADER, msgId);
+  return hdrs;
+}
+
 /** A message's headers as the bus hands them out: one value per key (the first), without `omit`. */
 export function fromMsgHdrs(hdrs: MsgHdrs | undefined, omit?: string): Headers {
   if (hdrs === undefined) return NO_HEADERS;

@@ -2,7 +2,7 @@ import type { KV } from "@nats-io/kv";
 import { defer, ignoreElements, type Observable } from "rxjs";
 import { claimStep, commitStep, type DedupeRecord, isDedupeRecord, releaseStep } from "../dedupeRecord.js";
 import type { Claim, DedupeStore } from "../dedupeStore.js";
-import { casUpdate, KnownRecords, type RecordBucket } from "./storedRecord.js";
+import { casUpdate, KnownRecords, type KvWrites, type RecordBucket } from "./storedRecord.js";
 
 /**
  * Inbound dedupe in a NATS KV bucket shared by every worker: one `{ state, owner, at }` record per
@@ -15,8 +15,9 @@ export class KvDedupeStore implements DedupeStore {
   readonly #bucket: RecordBucket<DedupeRecord>;
   readonly #ttlMs: number;
 
-  constructor(kv: KV, options: { readonly ttlMs: number }) {
-    this.#bucket = { kv, store: "dedupe", known: new KnownRecords(), isValue: isDedupeRecord };
+  /** `writes`: how compare-and-set writes reach the bucket (default: through `kv`). */
+  constructor(kv: KV, options: { readonly ttlMs: number; readonly writes?: KvWrites }) {
+    this.#bucket = { kv, writes: options.writes ?? kv, store: "dedupe", known: new KnownRecords(), isValue: isDedupeRecord };
     this.#ttlMs = options.ttlMs;
   }
 

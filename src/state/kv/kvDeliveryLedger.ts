@@ -5,7 +5,7 @@ import { StateStoreError } from "../errors.js";
 import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../ledgerRecord.js";
 import { kvKey } from "./kvKey.js";
 import { kvOperation, kvWrite } from "./kvOperation.js";
-import { casUpdate, KnownRecords, liveEntry, parseEntry, STATE_MAX_ATTEMPTS, type RecordBucket } from "./storedRecord.js";
+import { casUpdate, KnownRecords, liveEntry, parseEntry, STATE_MAX_ATTEMPTS, type KvWrites, type RecordBucket } from "./storedRecord.js";
 
 /**
  * The delivery ledger in a NATS KV bucket shared by every worker; every change is a
@@ -21,8 +21,9 @@ import { casUpdate, KnownRecords, liveEntry, parseEntry, STATE_MAX_ATTEMPTS, typ
 export class KvDeliveryLedger implements DeliveryLedger {
   readonly #bucket: RecordBucket<LedgerRecord> & { readonly known: KnownRecords<LedgerRecord> };
 
-  constructor(kv: KV) {
-    this.#bucket = { kv, store: "ledger", known: new KnownRecords(), isValue: isLedgerRecord };
+  /** `writes`: how compare-and-set writes reach the bucket (default: through `kv`). */
+  constructor(kv: KV, options: { readonly writes?: KvWrites } = {}) {
+    this.#bucket = { kv, writes: options.writes ?? kv, store: "ledger", known: new KnownRecords(), isValue: isLedgerRecord };
   }
 
   read(key: string): Observable<LedgerRecord | undefined> {

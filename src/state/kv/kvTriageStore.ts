@@ -5,7 +5,7 @@ import type { TriageEntry, TriageStore } from "../../../operators/triage/triageS
 import { StateStoreError } from "../errors.js";
 import { fromKvKey, kvKey } from "./kvKey.js";
 import { kvOperation } from "./kvOperation.js";
-import { isCasConflict, KnownRecords, liveEntry, parseEntry, recordBytes, type RecordBucket } from "./storedRecord.js";
+import { isCasConflict, KnownRecords, liveEntry, parseEntry, recordBytes, type KvWrites, type RecordBucket } from "./storedRecord.js";
 
 /**
  * Triage state in a NATS KV bucket shared by every worker: `read` is `get`, `compareAndSet` is
@@ -25,8 +25,9 @@ export class KvTriageStore implements TriageStore {
   /** The state last written or read per encoded key, at its revision. */
   readonly #known = new KnownRecords<TriageState>(KNOWN_CONVERSATIONS);
 
-  constructor(kv: KV) {
-    this.#bucket = { kv, store: "triage", isValue: isTriageState };
+  /** `writes`: how compare-and-set writes reach the bucket (default: through `kv`). */
+  constructor(kv: KV, options: { readonly writes?: KvWrites } = {}) {
+    this.#bucket = { kv, writes: options.writes ?? kv, store: "triage", isValue: isTriageState };
   }
 
   read(key: string): Observable<TriageEntry | undefined> {
@@ -48,12 +49,12 @@ export class KvTriageStore implements TriageStore {
 
   compareAndSet(key: string, state: TriageState, expectedRevision: number | undefined): Observable<boolean> {
     return kvOperation(async () => {
-      const { kv } = this.#bucket;
+      const { writes } = this.#bucket;
       if (expectedRevision !== undefined && expectedRevision <= 0) return false; // no entry has such a revision
       const encoded = kvKey(key);
       try {
         const revision =
-          expectedRevision === undefined ? await kv.create(encoded, recordBytes(state)) : await kv.update(encoded, recordBytes(state), expectedRevision);
+          expectedRevision === undefined ? await writes.create(encoded, recordBytes(state)) : await writes.update(encoded, recordBytes(state), expectedRevision);
         // Remembered only when another worker could read it back as this very state.
         if (isTriageState(state)) this.#known.set(encoded, { value: state, revision });
         else this.#known.delete(encoded);

@@ -1,11 +1,14 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { openBucket } from "../../bus/nats/buckets.js";
+import { JetStreamPublisher } from "../../bus/nats/jetStreamPublisher.js";
+import { JETSTREAM_TIMEOUT_MS } from "../../bus/nats/openJetStream.js";
 import type { Config } from "../../config/schema.js";
 import { subjects } from "../../wire/index.js";
 import type { DedupeStore } from "../dedupeStore.js";
 import type { DeliveryLedger } from "../deliveryLedger.js";
 import type { SessionStore } from "../sessionStore.js";
 import type { TriageStore } from "../triageStore.js";
+import { BucketWrites } from "./bucketWrites.js";
 import { KvDedupeStore } from "./kvDedupeStore.js";
 import { KvDeliveryLedger } from "./kvDeliveryLedger.js";
 import { KvSessionStore } from "./kvSessionStore.js";
@@ -35,6 +38,9 @@ export interface SharedStateConfig {
  *   ids must survive any idle time for `session/load`.
  * - dedupe, ledger: `state_ttl_secs`, a garbage collector for per-event records (dedupe freshness
  *   is decided by the record's `at` against `[inbound] dedupe_ttl_secs`).
+ *
+ * The compare-and-set writes of triage, dedupe and ledger share one `JetStreamPublisher` on `nc`
+ * (the ledger writes once per event); it lives as long as the connection.
  */
 export async function openSharedState(nc: NatsConnection, config: SharedStateConfig): Promise<SharedState> {
   const { buckets } = subjects(config.bus.prefix);
@@ -45,10 +51,11 @@ export async function openSharedState(nc: NatsConnection, config: SharedStateCon
     openBucket(nc, buckets.dedupe, { ttlMs: stateTtlMs }),
     openBucket(nc, buckets.ledger, { ttlMs: stateTtlMs }),
   ]);
+  const appends = new JetStreamPublisher(nc, { timeoutMs: JETSTREAM_TIMEOUT_MS });
   return {
-    triage: new KvTriageStore(triage),
+    triage: new KvTriageStore(triage, { writes: new BucketWrites(appends, triage, buckets.triage) }),
     sessions: new KvSessionStore(sessions),
-    dedupe: new KvDedupeStore(dedupe, { ttlMs: config.inbound.dedupe_ttl_secs * 1000 }),
-    ledger: new KvDeliveryLedger(ledger),
+    dedupe: new KvDedupeStore(dedupe, { ttlMs: config.inbound.dedupe_ttl_secs * 1000, writes: new BucketWrites(appends, dedupe, buckets.dedupe) }),
+    ledger: new KvDeliveryLedger(ledger, { writes: new BucketWrites(appends, ledger, buckets.ledger) }),
   };
 }

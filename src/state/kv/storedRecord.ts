@@ -14,9 +14,22 @@ export interface Stored<T> {
   readonly revision: number;
 }
 
-/** One store's bucket, the guard its JSON values must pass, and its name for errors. */
+/**
+ * The compare-and-set writes the record stores make, by encoded key; both resolve with the new
+ * revision and reject with the client's `JetStreamApiError` when the key's last revision was not
+ * the one named (`isCasConflict`). A nats.js `KV` is one; `BucketWrites` is the hot-path one.
+ */
+export interface KvWrites {
+  /** Writes a key that has no live value (none, or a delete or purge marker). */
+  create(key: string, value: Uint8Array): Promise<number>;
+  update(key: string, value: Uint8Array, revision: number): Promise<number>;
+}
+
+/** One store's bucket (reads and deletes), its writes, the guard its JSON values must pass, and its name for errors. */
 export interface RecordBucket<T> {
   readonly kv: KV;
+  /** The bucket's compare-and-set writes: `kv` itself, or `BucketWrites` over it. */
+  readonly writes: KvWrites;
   readonly store: StateStoreName;
   readonly isValue: (value: unknown) => value is T;
   /**
@@ -119,7 +132,7 @@ export async function casUpdate<T, R>(
     if (next !== undefined && next !== null) {
       try {
         const json = recordBytes(next);
-        const revision = guess === undefined ? await bucket.kv.create(encoded, json) : await bucket.kv.update(encoded, json, guess.revision);
+        const revision = guess === undefined ? await bucket.writes.create(encoded, json) : await bucket.writes.update(encoded, json, guess.revision);
         remember({ value: next, revision });
         return result;
       } catch (err) {
@@ -142,7 +155,7 @@ export async function casUpdate<T, R>(
       if (next !== null) {
         // A delete marker still holds the key's last revision: writing over it must name it.
         const json = recordBytes(next);
-        const revision = raw === null ? await bucket.kv.create(encoded, json) : await bucket.kv.update(encoded, json, raw.revision);
+        const revision = raw === null ? await bucket.writes.create(encoded, json) : await bucket.writes.update(encoded, json, raw.revision);
         remember({ value: next, revision });
       } else if (current !== undefined) {
         await bucket.kv.delete(encoded, { previousSeq: current.revision });

@@ -14,6 +14,13 @@ describe.skipIf(!natsServerAvailable())("KvDedupeStore", () => {
     describeDedupeStoreContract(async ({ ttlMs }) => new KvDedupeStore((await nats.bucket()).kv, { ttlMs }));
   });
 
+  describe("the DedupeStore contract, writing through BucketWrites (as openSharedState builds it)", () => {
+    describeDedupeStoreContract(async ({ ttlMs }) => {
+      const { kv, writes } = await nats.bucketWithWrites();
+      return new KvDedupeStore(kv, { ttlMs, writes });
+    });
+  });
+
   it("keeps one { state, owner, at } record per key", async () => {
     const { kv } = await nats.bucket();
     const store = dedupeAsPromises(new KvDedupeStore(kv, { ttlMs: 1000 }));

@@ -14,6 +14,13 @@ describe.skipIf(!natsServerAvailable())("KvDeliveryLedger", () => {
     describeDeliveryLedgerContract(async () => new KvDeliveryLedger((await nats.bucket()).kv));
   });
 
+  describe("the DeliveryLedger contract, writing through BucketWrites (as openSharedState builds it)", () => {
+    describeDeliveryLedgerContract(async () => {
+      const { kv, writes } = await nats.bucketWithWrites();
+      return new KvDeliveryLedger(kv, { writes });
+    });
+  });
+
   it("lets exactly one of two workers beginning one event at once see it new", async () => {
     const { name } = await nats.bucket();
     const [one, two] = await Promise.all([1, 2].map(async () => new KvDeliveryLedger(await nats.open(await nats.connect(), name))));

@@ -20,6 +20,13 @@ describe.skipIf(!natsServerAvailable())("KvTriageStore", () => {
     describeTriageStoreContract(async () => new KvTriageStore((await nats.bucket()).kv));
   });
 
+  describe("the TriageStore contract, writing through BucketWrites (as openSharedState builds it)", () => {
+    describeTriageStoreContract(async () => {
+      const { kv, writes } = await nats.bucketWithWrites();
+      return new KvTriageStore(kv, { writes });
+    });
+  });
+
   it("errors the read with a StateStoreError when the stored value is not a TriageState", async () => {
     const { kv } = await nats.bucket();
     await kv.put(kvKey("telegram:c1"), JSON.stringify({ count: -1 }));

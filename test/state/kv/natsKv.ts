@@ -2,6 +2,8 @@ import type { KV } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll } from "vitest";
 import { type BucketOptions, openBucket } from "../../../src/bus/nats/buckets.js";
+import { JetStreamPublisher } from "../../../src/bus/nats/jetStreamPublisher.js";
+import { BucketWrites } from "../../../src/state/kv/bucketWrites.js";
 import { startNatsServer, type NatsServer } from "../../helpers/natsServer.js";
 
 export interface NatsKvFixture {
@@ -11,6 +13,8 @@ export interface NatsKvFixture {
   bucket(options?: BucketOptions): Promise<{ readonly kv: KV; readonly name: string }>;
   /** The bucket `name` opened over `nc`, as another worker would open it. */
   open(nc: NatsConnection, name: string, options?: BucketOptions): Promise<KV>;
+  /** A fresh bucket with the writes `openSharedState` gives its stores (`BucketWrites` on the suite's shared connection). */
+  bucketWithWrites(options?: BucketOptions): Promise<{ readonly kv: KV; readonly name: string; readonly writes: BucketWrites }>;
 }
 
 /** Starts a private nats-server for the enclosing `describe`; call it at the top of one. */
@@ -19,6 +23,7 @@ export function natsKvFixture(): NatsKvFixture {
   let shared: NatsConnection | undefined;
   const connections: NatsConnection[] = [];
   let buckets = 0;
+  let appends: JetStreamPublisher | undefined;
 
   beforeAll(async () => {
     server = await startNatsServer();
@@ -41,6 +46,12 @@ export function natsKvFixture(): NatsKvFixture {
       return { kv: await openBucket(shared, name, options), name };
     },
     open: (nc, name, options = {}) => openBucket(nc, name, options),
+    async bucketWithWrites(options = {}) {
+      const { kv, name } = await fixture.bucket(options);
+      if (shared === undefined) throw new Error("natsKvFixture: no shared connection");
+      appends ??= new JetStreamPublisher(shared, { timeoutMs: 5_000 });
+      return { kv, name, writes: new BucketWrites(appends, kv, name) };
+    },
   };
   return fixture;
 }

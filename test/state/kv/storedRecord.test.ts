@@ -13,7 +13,7 @@ describe.skipIf(!natsServerAvailable())("casUpdate's memory of its own writes (r
   it("remembers a write it may build on, and forgets a final one (the ledger's complete: one per event)", async () => {
     const { kv } = await nats.bucket();
     const known = new KnownRecords<LedgerRecord>();
-    const bucket: RecordBucket<LedgerRecord> & { known: KnownRecords<LedgerRecord> } = { kv, store: "ledger", known, isValue: isLedgerRecord };
+    const bucket: RecordBucket<LedgerRecord> & { known: KnownRecords<LedgerRecord> } = { kv, writes: kv, store: "ledger", known, isValue: isLedgerRecord };
     await casUpdate(bucket, "begin", "telegram:a", () => ({ result: undefined, next: record("started") }));
     expect(known.get(kvKey("telegram:a"))?.value.state).toBe("started");
     await casUpdate(bucket, "complete", "telegram:a", () => ({ result: undefined, next: record("complete") }), undefined, { final: true });
