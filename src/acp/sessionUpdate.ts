@@ -13,14 +13,26 @@ const plan = z.looseObject({
   entries: z.array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string() })),
 });
 const configUpdate = z.looseObject({ configOptions: z.array(z.unknown()) });
-// `id` is for log correlation only: a bubble with text is never lost to a malformed id.
-const openabMessage = z.looseObject({ id: z.unknown().optional(), content: z.looseObject({ text: z.string() }) });
 
-/** `params` of a `session/update` notification. */
-export const sessionUpdateParams = z.looseObject({
-  sessionId: z.string(),
-  update: z.looseObject({ sessionUpdate: z.string() }),
-});
+/** `params` of a `session/update` notification; other fields are kept as they came. */
+export interface SessionUpdateParams {
+  readonly sessionId: string;
+  readonly update: { readonly sessionUpdate: string } & Record<string, unknown>;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * `params` of a `session/update` notification. A guard, not an object schema: one per agent update,
+ * and an object schema copies the params and the update (~0.5 KB) where nothing needs a copy.
+ */
+export const sessionUpdateParams = z.custom<SessionUpdateParams>(
+  (params) => isRecord(params) && typeof params.sessionId === "string" && isRecord(params.update) && typeof params.update.sessionUpdate === "string",
+);
+
+/** A JSON object (not an array, not null). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /**
  * A tool title as users see it in the tool summary: bounded (500 chars) and cleaned. Line breaks
@@ -74,10 +86,11 @@ export function classifyUpdate(update: { readonly sessionUpdate: string } & Reco
       return parsed.success ? { type: "config_update", configOptions: parsed.data.configOptions } : unknown();
     }
     case "openab_message": {
-      const parsed = openabMessage.safeParse(update);
-      if (!parsed.success) return undefined;
-      const { id } = parsed.data;
-      return { type: "openab_message", id: typeof id === "string" ? untrustedName(id) : "", text: parsed.data.content.text };
+      // Read by hand (one per bubble; an object schema copies the update and its content). `id` is
+      // for log correlation only: a bubble with text is never lost to a malformed id.
+      const { id, content } = update;
+      if (!isRecord(content) || typeof content.text !== "string") return undefined;
+      return { type: "openab_message", id: typeof id === "string" ? untrustedName(id) : "", text: content.text };
     }
     default:
       return unknown();

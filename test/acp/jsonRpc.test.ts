@@ -136,6 +136,11 @@ describe("parseFrame", () => {
     ])("returns not_jsonrpc for %s", (_name, value) => {
       expect(frame(value)).toBe("not_jsonrpc");
     });
+
+    it("returns not_jsonrpc for an id or an error code that JSON.parse makes Infinity (1e999)", () => {
+      expect(parseFrame('{"jsonrpc":"2.0","id":1e999,"result":{}}')).toBe("not_jsonrpc");
+      expect(parseFrame('{"jsonrpc":"2.0","id":1,"error":{"code":1e999,"message":"x"}}')).toBe("not_jsonrpc");
+    });
   });
 });
 
