@@ -38,9 +38,15 @@ export function toMsgHdrs(headers: Headers | undefined): MsgHdrs | undefined {
 /** The headers of a turn-stream append: `headers` and, with a `msgId`, the dedupe id JetStream reads (`Nats-Msg-Id`). */
 export function persistHeaders(headers: Headers | undefined, msgId: string | undefined): MsgHdrs | undefined {
   if (msgId === undefined || msgId === "") return toMsgHdrs(headers);
-  const hdrs = toMsgHdrs(headers) ?? natsHeaders();
-  hdrs.set(MSG_ID_HEADER, msgId);
-  return hdrs;
+  const hdrs = toMsgHdrs(headers);
+  if (hdrs !== undefined) {
+    hdrs.set(MSG_ID_HEADER, msgId);
+    return hdrs;
+  }
+  // Nothing to replace in a fresh block: `append` skips `set`'s search for an existing key.
+  const only = natsHeaders();
+  only.append(MSG_ID_HEADER, msgId);
+  return only;
 }
 
 /** A message's headers as the bus hands them out: one value per key (the first), without `omit`. */

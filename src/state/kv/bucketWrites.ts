@@ -43,7 +43,7 @@ export class BucketWrites implements KvWrites {
 
   async #put(key: string, value: Uint8Array, expectedRevision: number): Promise<number> {
     const hdrs = natsHeaders();
-    hdrs.set(EXPECTED_REVISION, String(expectedRevision));
+    hdrs.append(EXPECTED_REVISION, String(expectedRevision)); // a fresh block: nothing for `set` to replace
     return (await this.#appends.publish(this.#subjectPrefix + key, value, hdrs)).seq;
   }
 }
