@@ -4,14 +4,18 @@
 // records the clock at arrival — one clock for every process on the machine (CLOCK_MONOTONIC).
 // Bubbles leave the agent `gap` ms apart, longer than a round trip, so each one measures the path
 // and not a queue behind the previous ack. The first turn (agent start, partition leases on NATS)
-// is a warm-up and not counted.
+// is a warm-up and not counted. Beside the latency it reports what the broker process (this one)
+// allocates per bubble and how often it collected its young generation: the collections are
+// what a bubble's tail waits behind, and the bytes behind them hardly move on a busy machine.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { devEvent } from "../src/devgateway/devGateway.js";
 import { startAgentBroker } from "./lib/agentBroker.js";
 import { elapsedMs, emit, note, sized } from "./lib/benchEnv.js";
+import { measureHeapAllocation, type HeapAllocation } from "./lib/heapAllocation.js";
 import { natsServerAvailable, startNatsServer, type BenchNatsServer } from "./lib/natsServer.js";
+import { measureProcessCost, type ProcessCost } from "./lib/processCost.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
-import { distribution } from "./lib/stats.js";
+import { distribution, round } from "./lib/stats.js";
 
 const turns = sized("BUBBLE_TURNS", 20, 4);
 const perTurn = sized("BUBBLE_PER_TURN", 50, 25);
@@ -21,6 +25,14 @@ interface Measured {
   readonly latencies: number[];
   /** The broker process's event-loop delay while the counted turns ran (ms): a stall here delays every bubble in flight. */
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** The broker process while the counted turns ran (the harness's handling of each reply included). */
+  readonly broker: {
+    readonly bytesPerBubble: number;
+    readonly scavengesPer1000Bubbles: number;
+    readonly scavengeMaxMs: number;
+    readonly markCompacts: number;
+    readonly cpuMicrosPerBubble: number;
+  };
 }
 
 async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Promise<Measured> {
@@ -35,14 +47,20 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
   });
   let counted: number[] = [];
   const loop = monitorEventLoopDelay({ resolution: 1 });
+  let costs: { readonly heap: HeapAllocation; readonly process: ProcessCost } | undefined;
   try {
     await gateway.connected();
+    let counting: { readonly heap: { stop(): HeapAllocation }; readonly process: { stop(): ProcessCost } } | undefined;
     for (let turn = 0; turn <= turns; turn++) {
-      if (turn === 1) loop.enable();
+      if (turn === 1) {
+        loop.enable();
+        counting = { heap: measureHeapAllocation(), process: measureProcessCost() };
+      }
       const expected = arrived() + perTurn;
       gateway.broadcast(devEvent(`bubbles ${perTurn} ${gapMs}`, { eventId: `bubble-${bus}-${turn}` }));
       await gateway.replyCount(expected, 30_000);
     }
+    costs = counting === undefined ? undefined : { heap: counting.heap.stop(), process: counting.process.stop() };
     const unstamped = gateway.replies.find((reply) => !reply.text.startsWith("t="));
     if (unstamped !== undefined) throw new Error(`a reply that is not a stamped bubble: ${JSON.stringify(unstamped.text.slice(0, 80))}`);
     counted = gateway.replies
@@ -55,11 +73,19 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
   }
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   const loopDelay = { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) };
-  note(`${bus}: ${counted.length} bubbles; event-loop delay ${JSON.stringify(loopDelay)} ms`);
-  return { latencies: counted, loopDelay };
+  const perBubble = (total: number) => total / counted.length;
+  const broker = {
+    bytesPerBubble: round(perBubble(costs?.heap.bytes ?? Number.NaN)),
+    scavengesPer1000Bubbles: round(perBubble(costs?.heap.scavenges ?? Number.NaN) * 1000, 1),
+    scavengeMaxMs: round(costs?.heap.scavengeMaxMs ?? Number.NaN, 2),
+    markCompacts: costs?.heap.markCompacts ?? Number.NaN,
+    cpuMicrosPerBubble: round(perBubble(costs?.process.cpuMicros ?? Number.NaN)),
+  };
+  note(`${bus}: ${counted.length} bubbles; event-loop delay ${JSON.stringify(loopDelay)} ms; broker ${JSON.stringify(broker)}`);
+  return { latencies: counted, loopDelay, broker };
 }
 
-const summary = ({ latencies, loopDelay }: Measured) => ({ ...distribution(latencies), loopDelay });
+const summary = ({ latencies, loopDelay, broker }: Measured) => ({ ...distribution(latencies), loopDelay, broker });
 
 // BENCH_ONLY=embedded|nats measures one bus (for `node --cpu-prof`).
 const only = process.env.BENCH_ONLY;
