@@ -25,7 +25,7 @@ interface PendingAck {
 /**
  * JetStream appends over one reply subscription: what `js.publish` does, for the appends of every
  * event (the turn stream's, the delivery ledger's). `js.publish` is a core request per append — a
- * reply-table entry, a timer, three promises and an async wrapper per layer (~4 µs and ~5 KB of
+ * reply-table entry, a timer, three promises and an async wrapper per layer (~4 µs and ~4–5 KB of
  * garbage each, profiled); here an append is one entry in a Map and one promise, and one timer
  * serves every append (all share one timeout, so the oldest is always the next to expire).
  *
