@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { of, throwError, type Observable } from "rxjs";
+import { EMPTY, of, throwError, type Observable } from "rxjs";
 import type { TestScheduler } from "rxjs/testing";
 import type { AgentEvent, OpenabMessageEvent } from "../../../operators/delivery/agentEvent.js";
 import type { SendReceipt } from "../../../operators/delivery/outboundMessage.js";
@@ -217,6 +217,27 @@ describe("sequentialBubbles", () => {
       });
     });
     expect(calls.map((call) => call.text)).toEqual(["on it", "line one", "line two"]);
+  });
+
+  it("counts a bubble whose send completes without a receipt (a beforeSend stage dropped it) as sent, and goes on", () => {
+    const scheduler = testScheduler();
+    const { calls, sendBubble } = recordingSend(scheduler, (text) => (text === "checking your mail now" ? EMPTY : of(receipt)));
+    scheduler.run(({ cold, expectObservable }) => {
+      const out = cold<AgentEvent>("a-b-c-e|", events).pipe(sequentialBubbles({ sendBubble, delayMs: 0, maxBubbles: 4, limit: 4096 }));
+      expectObservable(out).toBe("7ms (r|)", { r: report({ bubblesSent: 3, transcript: ended() }) });
+    });
+    expect(calls.map((call) => call.index)).toEqual([0, 1, 2]);
+  });
+
+  it("counts only the bubbles before a failed one when the failure comes after a slow ack", () => {
+    const scheduler = testScheduler();
+    const rejected = new Error("rejected");
+    const { sendBubble } = recordingSend(scheduler, (text) => (text === "your flight moved to 8pm\ngate B12" ? scheduler.createColdObservable<SendReceipt>("30ms #", undefined, rejected) : scheduler.createColdObservable("20ms (r|)", { r: receipt })));
+    scheduler.run(({ cold, expectObservable }) => {
+      const out = cold<AgentEvent>("(abcd)-e|", events).pipe(sequentialBubbles({ sendBubble, delayMs: 0, maxBubbles: 4, limit: 4096 }));
+      // a acked at 20, b at 40, c fails at 70; d is never sent.
+      expectObservable(out).toBe("70ms (r|)", { r: report({ bubblesSent: 2, sendError: rejected, failedBubbleId: "bubble_3", transcript: ended() }) });
+    });
   });
 
   it("reports an agent error after 2 bubbles in the transcript, after the pending send settled", () => {
