@@ -12,6 +12,7 @@ const BUSY_LOAD_PER_CORE = 0.75;
 
 const table = (header: readonly string[], rows: readonly (readonly string[])[]) =>
   [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+const kib = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / 1024);
 const n = (value: number | undefined, digits = 0) => (value === undefined ? "—" : value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const list = (value: unknown) => (Array.isArray(value) ? value.map((v) => n(typeof v === "number" ? v : undefined)).join(", ") : "—");
 
@@ -85,11 +86,17 @@ export function renderResults(results: BenchResults): string {
       bus,
       n(numberAt(bubbles, `${bus}.samples`)),
       ...["p50", "p90", "p99", "max", "loopDelay.p99", "loopDelay.max"].map((p) => n(numberAt(bubbles, `${bus}.${p}`), 2)),
+      n(kib(numberAt(bubbles, `${bus}.broker.bytesPerBubble`)), 1),
+      n(numberAt(bubbles, `${bus}.broker.scavengesPer1000Bubbles`), 1),
+      n(numberAt(bubbles, `${bus}.broker.cpuMicrosPerBubble`)),
     ];
     lines.push(
-      "- **Bubble overhead** (ms, agent writes the line → reply frame at the gateway; the broker's event-loop delay meanwhile):",
+      "- **Bubble overhead** (ms, agent writes the line → reply frame at the gateway; the broker's event-loop delay meanwhile; and the broker process's JS heap allocated, young-generation collections and CPU per bubble):",
       "",
-      table(["Bus", "Bubbles", "p50", "p90", "p99", "max", "loop delay p99", "loop delay max"], [row("embedded"), row("nats")]),
+      table(
+        ["Bus", "Bubbles", "p50", "p90", "p99", "max", "loop delay p99", "loop delay max", "KB allocated / bubble", "scavenges / 1,000 bubbles", "CPU µs / bubble"],
+        [row("embedded"), row("nats")],
+      ),
       "",
     );
   }
