@@ -120,15 +120,16 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
  * Marks each event complete in the ledger (creating its record when the turn sent nothing), then
  * emits once. A write that fails is logged (`ledger_write_failed`) and the stream still emits and
  * completes: the events are settled either way, and a redelivery of one whose record says less
- * is handled by `ledgerVerdict`.
+ * is handled by `ledgerVerdict`. `logger` is asked for only when a write failed: a turn's own
+ * child logger is made only when something is logged.
  */
 export function completeInLedger(
   keys: readonly string[],
-  { ledger, now, logger }: { readonly ledger: DeliveryLedger; readonly now: number; readonly logger: Logger },
+  { ledger, now, logger }: { readonly ledger: DeliveryLedger; readonly now: number; readonly logger: () => Logger },
 ): Observable<void> {
   const written = allWritten(keys, (key) => ledger.complete(key, now)).pipe(
     catchError((err: unknown) => {
-      logger.warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
+      logger().warn({ reason: "ledger_write_failed", err }, "delivery ledger write failed");
       return EMPTY;
     }),
   );
@@ -200,7 +201,7 @@ function admitted<T extends GatewayEvent>(
       item.message.ack();
     } else if (verdict === "exhausted") {
       logger.warn({ reason: "rerun_exhausted", event_id, deliveryCount }, "interrupted turn not re-run again");
-      completeInLedger([ledgerKey(item.message.data)], { ledger, now, logger }).subscribe();
+      completeInLedger([ledgerKey(item.message.data)], { ledger, now, logger: () => logger }).subscribe();
       item.message.ack();
     } else {
       if (verdict !== "run") logger.info({ reason: "recovered", event_id, marked: verdict === "rerun_marked", deliveryCount }, "interrupted turn re-run");

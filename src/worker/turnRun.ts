@@ -241,7 +241,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
       this.#settle(ok, err);
       return;
     }
-    const write = completeInLedger(this.#ledgerKeys(), { ledger, now: this.scheduler.now(), logger: this.logger }).subscribe({ complete: () => this.#settle(ok, err) });
+    const write = completeInLedger(this.#ledgerKeys(), { ledger, now: this.scheduler.now(), logger: () => this.logger }).subscribe({ complete: () => this.#settle(ok, err) });
     if (!write.closed) this.#ledgerWrite = write;
   }
 

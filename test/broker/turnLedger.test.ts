@@ -157,7 +157,7 @@ describe("ledgerSend", () => {
   it("a turn that sends nothing writes once: complete, creating the record", async () => {
     const { ledger, ops } = countingLedger();
     ledgerSend(gateway(ledger).send, options(ledger)); // the turn never sends
-    await lastValueFrom(completeInLedger([key], { ledger, now: 6, logger: captureLogs().logger }));
+    await lastValueFrom(completeInLedger([key], { ledger, now: 6, logger: () => captureLogs().logger }));
     expect(ops).toEqual([`complete ${key}`]);
     await expect(firstValueFrom(ledger.read(key))).resolves.toEqual({ state: "complete", attempts: 0, delivered: 0, updatedAt: 6 });
   });
@@ -217,20 +217,20 @@ describe("ledgerSend", () => {
 describe("completeInLedger", () => {
   it("marks every key complete and emits once", async () => {
     const { ledger, ops } = countingLedger();
-    await expect(lastValueFrom(completeInLedger(["a", "b"], { ledger, now: 3, logger: captureLogs().logger }).pipe(toArray()))).resolves.toEqual([undefined]);
+    await expect(lastValueFrom(completeInLedger(["a", "b"], { ledger, now: 3, logger: () => captureLogs().logger }).pipe(toArray()))).resolves.toEqual([undefined]);
     expect(ops).toEqual(["complete a", "complete b"]);
   });
 
   it("logs a failed write and still emits and completes", async () => {
     const failing = { ...countingLedger().ledger, complete: () => throwError(() => new StateStoreError("ledger", "complete", "a")) };
     const { logger, records } = captureLogs();
-    await expect(lastValueFrom(completeInLedger(["a"], { ledger: failing, now: 3, logger }).pipe(toArray()))).resolves.toEqual([undefined]);
+    await expect(lastValueFrom(completeInLedger(["a"], { ledger: failing, now: 3, logger: () => logger }).pipe(toArray()))).resolves.toEqual([undefined]);
     expect(records).toMatchObject([{ msg: "delivery ledger write failed", reason: "ledger_write_failed" }]);
   });
 
   it("emits at once for no keys", () => {
     const seen: unknown[] = [];
-    completeInLedger([], { ledger: new MemoryDeliveryLedger(), now: 1, logger: captureLogs().logger }).subscribe({ next: () => seen.push("v"), complete: () => seen.push("|") });
+    completeInLedger([], { ledger: new MemoryDeliveryLedger(), now: 1, logger: () => captureLogs().logger }).subscribe({ next: () => seen.push("v"), complete: () => seen.push("|") });
     expect(seen).toEqual(["v", "|"]);
   });
 });

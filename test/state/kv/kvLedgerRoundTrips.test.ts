@@ -42,7 +42,7 @@ async function turn(ledger: KvDeliveryLedger, event: GatewayEvent, deliveryCount
   const gateway: Send = () => of({ messageId: "m" });
   const send = ledgerSend(gateway, { ledger, keys: [ledgerKey(event)], now: () => 2, marked: admission.marked, messageLimit: () => 4_000, logger });
   for (let n = 0; n < sends; n++) await lastValueFrom(send(replyMessage(event, `part ${n}`, undefined)).pipe(map(() => undefined)));
-  await lastValueFrom(completeInLedger([ledgerKey(event)], { ledger, now: 3, logger }));
+  await lastValueFrom(completeInLedger([ledgerKey(event)], { ledger, now: 3, logger: () => logger }));
 }
 
 describe.skipIf(!natsServerAvailable())("the delivery ledger's KV round trips per event (real nats-server)", () => {
