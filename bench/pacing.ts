@@ -4,7 +4,10 @@
 // records each reply's arrival on the monotonic clock; the error of a gap is
 // (arrival(n+1) − arrival(n)) − 400 ms: the gap a user sees. Bubbles are paced from the previous
 // one's departure (its ack only a lower bound), so with fast acks no round trip is in the gap; what
-// is left is timer lateness, conversations whose timers fall due together, and GC.
+// is left is timer lateness, conversations whose timers fall due together, and GC. The broker
+// process's event-loop delay over the counted rounds is reported beside it: a stall there moves
+// every conversation's gap at once.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { devEvent } from "../src/devgateway/devGateway.js";
 import { startAgentBroker } from "./lib/agentBroker.js";
 import { elapsedMs, emit, note, sized, sleep } from "./lib/benchEnv.js";
@@ -21,6 +24,7 @@ const staggerMs = Number(process.env.BENCH_PACING_STAGGER_MS ?? 0);
 const gateway = await RemoteGateway.start();
 const subject = await startAgentBroker({ gatewayUrl: gateway.url, gatewayToken: gateway.token, delivery: { mode: "structured", bubble_delay_ms: delayMs, max_bubbles: bubbles } });
 const errors: number[] = [];
+const loop = monitorEventLoopDelay({ resolution: 1 });
 const event = (channel: string, id: string) => ({ ...devEvent(`envelope ${bubbles}`, { eventId: id }), channel: { id: channel, type: "dm" } });
 try {
   await gateway.connected();
@@ -32,7 +36,10 @@ try {
     }
     const expected = from + sessions * bubbles;
     await gateway.replyCount(expected, 60_000);
-    if (round === 0) continue; // warm-up: agent processes start
+    if (round === 0) {
+      loop.enable(); // warm-up over (agent processes started): the counted rounds begin
+      continue;
+    }
     const byChannel = new Map<string, bigint[]>();
     for (const reply of gateway.replies.slice(from)) byChannel.set(reply.channel, [...(byChannel.get(reply.channel) ?? []), reply.atNs]);
     for (const times of byChannel.values()) {
@@ -41,6 +48,7 @@ try {
     note(`round ${round}: ${errors.length} gaps so far`);
   }
 } finally {
+  loop.disable();
   await subject.stop();
   await gateway.stop();
 }
@@ -56,4 +64,5 @@ emit({
   ...(staggerMs > 0 ? { staggerMs } : {}),
   absoluteError: absolute,
   signedError: { p50: signed.p50, p99: signed.p99, min: round(Math.min(...errors), 3), max: signed.max },
+  loopDelay: { p99: round(loop.percentile(99) / 1e6, 2), max: round(loop.max / 1e6, 2) },
 });
