@@ -1,5 +1,8 @@
 import { JetStreamApiError, JetStreamApiCodes, jetstreamManager, RetentionPolicy, StorageType } from "@nats-io/jetstream";
-import { ClosedConnectionError, connect, headers, nanos, NoRespondersError, TimeoutError, type NatsConnection } from "@nats-io/transport-node";
+import { ClosedConnectionError, connect, headers, nanos, NoRespondersError, PermissionViolationError, TimeoutError, type NatsConnection } from "@nats-io/transport-node";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JetStreamPublisher } from "../../src/bus/nats/jetStreamPublisher.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
@@ -98,5 +101,29 @@ describe.skipIf(!natsServerAvailable())("JetStreamPublisher (real nats-server)",
     await own.close();
     expect(await left).toBeInstanceOf(ClosedConnectionError);
     expect(orphaned.pending).toBe(0);
+  });
+
+  it("fails every append at once with the server's PermissionViolationError when it refuses the reply subscription", async () => {
+    // A user who may publish anywhere but subscribe to no inbox: no ack could ever arrive.
+    const dir = mkdtempSync(join(tmpdir(), "turnstream-perm-"));
+    const config = join(dir, "server.conf");
+    writeFileSync(config, 'authorization { users = [ { user: "locked", password: "pw", permissions: { publish: ">", subscribe: { deny: "_INBOX.>" } } } ] }\n');
+    const locked = await startNatsServer({ args: ["-c", config] });
+    const own = await connect({ servers: locked.url, user: "locked", pass: "pw", noAsyncTraces: true });
+    try {
+      const publisher = new JetStreamPublisher(own, { timeoutMs: 30_000 });
+      const first = publisher.publish("pub.locked", bytes("x")).catch((e: unknown) => e);
+      await own.flush();
+      const started = performance.now();
+      expect(await first).toBeInstanceOf(PermissionViolationError);
+      expect(await publisher.publish("pub.locked", bytes("y")).catch((e: unknown) => e)).toBeInstanceOf(PermissionViolationError);
+      expect(performance.now() - started).toBeLessThan(10_000); // not the 30 s timeout
+      expect(publisher.pending).toBe(0);
+      publisher.close();
+    } finally {
+      await own.close();
+      await locked.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -32,7 +32,9 @@ interface PendingAck {
  * Errors are the client's own: the stream's refusal is `JetStreamApiError` (a lost
  * compare-and-set has its `code`), no stream listening `NoRespondersError`, no ack within
  * `timeoutMs` `TimeoutError`, a publish the server refused by permission `PermissionViolationError`,
- * and a connection that closed with appends unanswered `ClosedConnectionError`.
+ * and a connection that closed with appends unanswered `ClosedConnectionError`. A reply
+ * subscription the server refused (no subscribe permission on `_INBOX.>`) fails every append with
+ * that `PermissionViolationError`, at once, rather than each after `timeoutMs`.
  */
 export class JetStreamPublisher {
   readonly #nc: NatsConnection;
@@ -45,12 +47,14 @@ export class JetStreamPublisher {
   readonly #pending = new Map<string, PendingAck>();
   #next = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Why the reply subscription ended (the server refused it, say): no ack can arrive any more, so every append fails with it at once. */
+  #broken: unknown;
 
   constructor(nc: NatsConnection, options: { readonly timeoutMs: number }) {
     this.#nc = nc;
     this.#timeoutMs = options.timeoutMs;
     this.#inbox = `${createInbox()}.`;
-    this.#replies = nc.subscribe(`${this.#inbox}*`, { callback: (err, msg) => (err === null ? this.#answer(msg) : this.#failAll(err)) });
+    this.#replies = nc.subscribe(`${this.#inbox}*`, { callback: (err, msg) => (err === null ? this.#answer(msg) : this.#break(err)) });
     this.#status = statusChanges(nc).subscribe({
       next: (change) => {
         if (change.type === "error" && change.error instanceof PermissionViolationError && change.error.operation === "publish") {
@@ -69,6 +73,10 @@ export class JetStreamPublisher {
   /** Publishes `payload` to a stream's subject; resolves with the stream's ack (`duplicate` always set). */
   publish(subject: string, payload: Uint8Array, headers?: MsgHdrs): Promise<PubAck> {
     return new Promise<PubAck>((resolve, reject) => {
+      if (this.#broken !== undefined) {
+        reject(this.#broken);
+        return;
+      }
       const token = (this.#next++).toString(36);
       this.#pending.set(token, { subject, deadline: performance.now() + this.#timeoutMs, resolve, reject });
       this.#timer ??= setTimeout(() => this.#expire(), this.#timeoutMs);
@@ -122,6 +130,12 @@ export class JetStreamPublisher {
       this.#pending.delete(token);
       pending.reject(new TimeoutError());
     }
+  }
+
+  /** The reply subscription failed (nats.js closes it): what waits fails, and so does every later append. */
+  #break(err: unknown): void {
+    this.#broken = err;
+    this.#failAll(err);
   }
 
   #failSubject(subject: string, err: Error): void {
