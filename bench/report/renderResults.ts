@@ -103,7 +103,7 @@ export function renderResults(results: BenchResults): string {
   const pacing = result("pacing");
   if (pacing !== undefined) {
     lines.push(
-      `- **Pacing** — ${n(numberAt(pacing, "absoluteError.samples"))} gaps (${n(numberAt(pacing, "concurrentSessions"))} conversations at once, ${n(numberAt(pacing, "bubblesPerTurn"))} bubbles each, ${n(numberAt(pacing, "rounds"))} rounds): ` +
+      `- **Pacing** — ${n(numberAt(pacing, "absoluteError.samples"))} gaps (${n(numberAt(pacing, "concurrentSessions"))} conversations at once, ${n(numberAt(pacing, "bubblesPerTurn"))} bubbles each, ${n(numberAt(pacing, "rounds"))} rounds after ${n(numberAt(pacing, "warmupRounds"))} warm-up): ` +
         `absolute error p50 ${n(numberAt(pacing, "absoluteError.p50"), 2)} ms, p90 ${n(numberAt(pacing, "absoluteError.p90"), 2)} ms, p99 ${n(numberAt(pacing, "absoluteError.p99"), 2)} ms, max ${n(numberAt(pacing, "absoluteError.max"), 2)} ms; ` +
         `signed error from ${n(numberAt(pacing, "signedError.min"), 2)} to ${n(numberAt(pacing, "signedError.max"), 2)} ms (positive: later than 400 ms); ` +
         `the broker's event-loop delay meanwhile p99 ${n(numberAt(pacing, "loopDelay.p99"), 2)} ms, max ${n(numberAt(pacing, "loopDelay.max"), 2)} ms.`,
