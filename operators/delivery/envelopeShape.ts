@@ -2,6 +2,7 @@
  * The `openab.turn.v1` envelope's shape and its strict decoder (`delivery-and-triage.md` §2):
  * unknown fields are rejected at every level, as OpenAB's serde `deny_unknown_fields` does.
  */
+import { isJsonObject } from "../ingress/jsonObject.js";
 
 /** What the agent wants after its bubbles. `tool` is a proposal only: logged, never executed. */
 export type TurnNext =
@@ -77,7 +78,7 @@ function bubblesFrom(value: unknown): EnvelopeBubble[] {
 
 /** `next` is internally tagged by `type`, as serde's `#[serde(tag = "type")]`. */
 function nextFrom(value: unknown): TurnNext {
-  if (!isPlainObject(value)) throw new Rejection("`next` must be an object");
+  if (!isJsonObject(value)) throw new Rejection("`next` must be an object");
   if (value.type === undefined) throw new Rejection("missing field `next.type`");
   const type = value.type;
   if (typeof type !== "string" || !NEXT_TYPES.includes(type)) {
@@ -97,7 +98,7 @@ function nextFrom(value: unknown): TurnNext {
 
 /** The object's fields, rejecting any key outside `allowed` (checked in document order). */
 function objectAt(value: unknown, where: string, allowed: readonly string[]): Record<string, unknown> {
-  if (!isPlainObject(value)) throw new Rejection(`${where} must be an object`);
+  if (!isJsonObject(value)) throw new Rejection(`${where} must be an object`);
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
       // The key itself is the agent's text: name the allowed set instead.
@@ -115,7 +116,3 @@ function stringAt(value: unknown, path: string): string {
 }
 
 const LONE_SURROGATE = /\p{Surrogate}/u;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
 import { untrustedJson } from "../../operators/ingress/untrustedJson.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
+import { isJsonObject } from "../../operators/ingress/jsonObject.js";
 
 /** JSON-RPC 2.0 error codes turnstream uses (ACP §11). */
 export const rpcErrorCodes = {
@@ -40,7 +41,7 @@ export function parseFrame(line: string): IncomingFrame | FrameProblem {
   }
   // Checked by hand rather than with a zod object: this runs for every line the agent writes, and
   // an object schema copies the frame (~0.6 KB a line) where only these five fields are read.
-  if (!isRecord(json) || json.jsonrpc !== "2.0") return "not_jsonrpc";
+  if (!isJsonObject(json) || json.jsonrpc !== "2.0") return "not_jsonrpc";
   const { id, method, params, result, error } = json;
   if (!(id === undefined || id === null || isNumber(id) || typeof id === "string")) return "not_jsonrpc";
   if (method !== undefined && typeof method !== "string") return "not_jsonrpc";
@@ -53,11 +54,6 @@ export function parseFrame(line: string): IncomingFrame | FrameProblem {
   return "not_jsonrpc";
 }
 
-/** A JSON object (not an array, not null). */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A finite number: `1e999` parses as Infinity, which no id or code is. */
 function isNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
@@ -65,7 +61,7 @@ function isNumber(value: unknown): value is number {
 
 /** A JSON-RPC error object: a numeric `code` and a string `message`. */
 function isErrorObject(value: unknown): value is RpcErrorObject {
-  return isRecord(value) && isNumber(value.code) && typeof value.message === "string";
+  return isJsonObject(value) && isNumber(value.code) && typeof value.message === "string";
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { sanitizeToolTitle } from "../../operators/delivery/toolSummary.js";
 import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
+import { isJsonObject } from "../../operators/ingress/jsonObject.js";
 
 const textContent = z.looseObject({ type: z.literal("text"), text: z.string() });
 const toolStatus = z.enum(["pending", "in_progress", "completed", "failed"]);
@@ -26,13 +27,8 @@ export interface SessionUpdateParams {
  * and an object schema copies the params and the update (~0.5 KB) where nothing needs a copy.
  */
 export const sessionUpdateParams = z.custom<SessionUpdateParams>(
-  (params) => isRecord(params) && typeof params.sessionId === "string" && isRecord(params.update) && typeof params.update.sessionUpdate === "string",
+  (params) => isJsonObject(params) && typeof params.sessionId === "string" && isJsonObject(params.update) && typeof params.update.sessionUpdate === "string",
 );
-
-/** A JSON object (not an array, not null). */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * A tool title as users see it in the tool summary: bounded (500 chars) and cleaned. Line breaks
@@ -89,7 +85,7 @@ export function classifyUpdate(update: { readonly sessionUpdate: string } & Reco
       // Read by hand (one per bubble; an object schema copies the update and its content). `id` is
       // for log correlation only: a bubble with text is never lost to a malformed id.
       const { id, content } = update;
-      if (!isRecord(content) || typeof content.text !== "string") return undefined;
+      if (!isJsonObject(content) || typeof content.text !== "string") return undefined;
       return { type: "openab_message", id: typeof id === "string" ? untrustedName(id) : "", text: content.text };
     }
     default:

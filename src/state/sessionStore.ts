@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { defer, EMPTY, ignoreElements, type Observable, of } from "rxjs";
 import { legacySessionKey } from "./legacySessionKey.js";
+import { isJsonObject } from "../../operators/ingress/jsonObject.js";
 
 /**
  * Where the pool remembers ACP session ids per session key, so a session evicted from memory or
@@ -149,17 +150,13 @@ export class FileSessionStore implements SessionStore {
 
 /** The ids of a version-2 file, or of an earlier flat one (all legacy); `undefined` for anything else. */
 function parseSessionsFile(parsed: unknown): SessionIds | undefined {
-  if (!isObject(parsed)) return undefined;
+  if (!isJsonObject(parsed)) return undefined;
   if (isIdMap(parsed)) return { sessions: new Map(), legacy: new Map(Object.entries(parsed)) }; // version 2 has a number
   const { version, sessions, legacy = {} } = parsed;
   if (version !== 2 || !isIdMap(sessions) || !isIdMap(legacy)) return undefined;
   return { sessions: new Map(Object.entries(sessions)), legacy: new Map(Object.entries(legacy)) };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isIdMap(value: unknown): value is Record<string, string> {
-  return isObject(value) && Object.values(value).every((id) => typeof id === "string");
+  return isJsonObject(value) && Object.values(value).every((id) => typeof id === "string");
 }
