@@ -12,6 +12,7 @@ import {
 } from "@nats-io/transport-node";
 import type { Subscription as RxSubscription } from "rxjs";
 import { statusChanges } from "./connectionStatus.js";
+import { isNoRespondersStatus } from "./noRespondersStatus.js";
 
 /** One publish waiting for the stream's ack. */
 interface PendingAck {
@@ -103,7 +104,7 @@ export class JetStreamPublisher {
     if (pending === undefined) return; // answered after its timeout
     this.#pending.delete(token);
     const { data } = msg;
-    if (data.length === 0 && msg.headers?.code === 503) {
+    if (isNoRespondersStatus(msg)) {
       pending.reject(new NoRespondersError(pending.subject));
       return;
     }

@@ -3,7 +3,6 @@ import {
   connect,
   createInbox,
   NoRespondersError as NatsNoRespondersError,
-  RequestError,
   TimeoutError,
   type Msg,
   type NatsConnection,
@@ -28,6 +27,7 @@ import { BusClosedError, BusSetupError, BusTimeoutError, InvalidSubjectError, No
 import { validateSubject } from "../subjectMatch.js";
 import { displayUrl, natsConnectOptions } from "./connect.js";
 import { statusChanges, type BusConnectionStatus } from "./connectionStatus.js";
+import { isNoRespondersStatus } from "./noRespondersStatus.js";
 import { consumeDurable, HAND_BACK_DELAY_MS } from "./consumeDurable.js";
 import { JetStreamPublisher } from "./jetStreamPublisher.js";
 import { decodePayload, encodePayload, persistHeaders, toMsgHdrs } from "./natsCodec.js";
@@ -180,7 +180,7 @@ export class NatsBus implements Bus {
         max: 1,
         callback: (err, msg) => {
           if (err !== null) return subscriber.error(err);
-          if (noResponders(msg)) return subscriber.error(new NoRespondersError(subject, { cause: new NatsNoRespondersError(subject) }));
+          if (isNoRespondersStatus(msg)) return subscriber.error(new NoRespondersError(subject, { cause: new NatsNoRespondersError(subject) }));
           // A reply that does not parse is dropped: the request then times out.
           const payload = this.#decode(msg);
           if (payload === undefined) return;
@@ -286,17 +286,10 @@ export class NatsBus implements Bus {
   }
 }
 
-/** The server's "no responders" status: an empty message with code 503 on the reply inbox. */
-function noResponders(msg: Msg): boolean {
-  return msg.data.length === 0 && msg.headers?.code === 503;
-}
-
-/** A publish nobody stored: no stream listens (`JetStreamPublisher` says no responders; `js.publish` said "JetStream not enabled", caused by them). */
+/** An append that failed, in the bus's terms: no ack in time, or no stream listening (`JetStreamPublisher`'s errors). */
 function persistError(subject: string, err: unknown): unknown {
   if (err instanceof TimeoutError) return new BusTimeoutError(subject, JETSTREAM_TIMEOUT_MS, { cause: err });
   if (err instanceof NatsNoRespondersError) return new NoRespondersError(subject, { cause: err });
-  const noResponders = (e: unknown) => e instanceof RequestError && e.isNoResponders();
-  if (noResponders(err) || (err instanceof Error && noResponders(err.cause))) return new NoRespondersError(subject, { cause: err });
   return err;
 }
 
