@@ -8,6 +8,7 @@ import type { AgentConfig } from "../config/index.js";
 import { AgentProcess } from "./agentProcess.js";
 import { agentRequestAnswerer } from "./agentRequests.js";
 import { JsonRpcConnection } from "./connection.js";
+import type { McpCapabilities, McpServerEntry } from "./mcpServers.js";
 import { AcpProtocolError, AgentDiedError, AgentExitedError, HardTimeoutError } from "./errors.js";
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
 import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
@@ -41,9 +42,13 @@ export interface SessionInfo {
   readonly configOptions: readonly unknown[];
 }
 
+// Read leniently: a malformed `mcpCapabilities` only means the agent gets no HTTP server offered.
+const mcpCapabilities = z.looseObject({ http: z.boolean().optional() }).nullish().catch(undefined);
 const initializeResult = z.looseObject({
   protocolVersion: z.number(),
-  agentCapabilities: z.looseObject({ loadSession: z.boolean().optional() }).optional(),
+  agentCapabilities: z
+    .looseObject({ loadSession: z.boolean().optional(), mcpCapabilities: mcpCapabilities })
+    .optional(),
   agentInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
 });
 // The session id is logged and sent back as it is, so it must be plain text already (no control
@@ -64,6 +69,7 @@ export class AcpClient {
   readonly process: AgentProcess;
   readonly agentName: string;
   readonly supportsLoadSession: boolean;
+  readonly mcpCapabilities: McpCapabilities;
   readonly #connection: JsonRpcConnection;
   readonly #logger: Logger;
   readonly #sessionNewMs: number;
@@ -83,6 +89,7 @@ export class AcpClient {
     const reportedName = init.agentInfo?.name;
     this.agentName = reportedName === undefined ? options.agent.command : untrustedName(reportedName);
     this.supportsLoadSession = init.agentCapabilities?.loadSession === true;
+    this.mcpCapabilities = { http: init.agentCapabilities?.mcpCapabilities?.http === true };
     this.#answerAgent = agentRequestAnswerer({
       // Absent in a hand-built AgentConfig: OpenAB's rule.
       permissionMode: options.agent.permission_mode ?? "allow_always",
@@ -134,18 +141,22 @@ export class AcpClient {
     return this.process.alive && !this.#connection.isClosed;
   }
 
-  async newSession(cwd: string): Promise<SessionInfo> {
-    const raw = await this.#request("session/new", { cwd, mcpServers: [] }, this.#sessionNewMs);
+  /** `session/new`, offering `mcpServers` (none by default). */
+  async newSession(cwd: string, mcpServers: readonly McpServerEntry[] = []): Promise<SessionInfo> {
+    const raw = await this.#request("session/new", { cwd, mcpServers }, this.#sessionNewMs);
     const parsed = newSessionResult.safeParse(raw);
     if (!parsed.success) throw new AcpProtocolError("session/new", "no usable sessionId");
     return { sessionId: parsed.data.sessionId, configOptions: parsed.data.configOptions ?? [] };
   }
 
-  /** `session/load`; the history the agent replays meanwhile is not part of any turn and is discarded. */
-  async loadSession(sessionId: string, cwd: string): Promise<void> {
+  /**
+   * `session/load`, offering `mcpServers` (none by default); the history the agent replays
+   * meanwhile is not part of any turn and is discarded.
+   */
+  async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServerEntry[] = []): Promise<void> {
     this.#replaying.add(sessionId);
     try {
-      await this.#request("session/load", { sessionId, cwd, mcpServers: [] }, this.#sessionNewMs);
+      await this.#request("session/load", { sessionId, cwd, mcpServers }, this.#sessionNewMs);
     } finally {
       this.#replaying.delete(sessionId);
     }
