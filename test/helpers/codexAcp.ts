@@ -1,0 +1,127 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentConfig } from "../../src/config/index.js";
+
+/** The pinned `@zed-industries/codex-acp` (devDependencies) ships its Rust binary in a per-platform package. */
+const platformPackage = `@zed-industries/codex-acp-${process.platform}-${process.arch}`;
+const binaryName = process.platform === "win32" ? "codex-acp.exe" : "codex-acp";
+
+/** The installed codex-acp binary, or why there is none. */
+export function codexAcpBinary(): { readonly path: string } | { readonly missing: string } {
+  try {
+    const path = createRequire(import.meta.url).resolve(`${platformPackage}/bin/${binaryName}`);
+    if (existsSync(path)) return { path };
+    return { missing: `${path} does not exist` };
+  } catch {
+    return { missing: `${platformPackage} is not installed` };
+  }
+}
+
+/**
+ * Whether codex-acp suites can run here. In CI a missing binary fails the run instead of
+ * skipping: a green CI must mean the real agent ran.
+ */
+export function codexAcpAvailable(): boolean {
+  const binary = codexAcpBinary();
+  if ("path" in binary) return true;
+  const message = `codex-acp not found (${binary.missing}): codex-acp suites cannot run (npm ci installs the pinned @zed-industries/codex-acp)`;
+  if (process.env.CI === "true") throw new Error(message);
+  console.warn(`\n!!! ${message}; SKIPPING CODEX-ACP SUITES (this fails in CI) !!!\n`);
+  return false;
+}
+
+/** The env var codex reads the fake provider's key from; any value works against the fake. */
+export const codexApiKeyVariable = "TURNSTREAM_FAKE_OPENAI_KEY";
+
+/** A model codex has bundled metadata for: an unknown slug makes codex say so as an agent message. */
+const model = "gpt-5.4-mini";
+
+/**
+ * `$CODEX_HOME/config.toml` for an offline run: one custom provider speaking the Responses API at
+ * `baseUrl` (a custom provider needs no login: codex-acp only asks for auth with `openai`), no
+ * retries (a fake's error should fail the turn at once, not after backoff), and everything that
+ * would phone home or touch the user's machine off.
+ */
+export function codexConfigToml(baseUrl: string): string {
+  return [
+    `model = ${JSON.stringify(model)}`,
+    `model_provider = "turnstream_fake"`,
+    `check_for_update_on_startup = false`,
+    `web_search = "disabled"`,
+    ``,
+    `[model_providers.turnstream_fake]`,
+    `name = "turnstream fake Responses API"`,
+    `base_url = ${JSON.stringify(baseUrl)}`,
+    `env_key = ${JSON.stringify(codexApiKeyVariable)}`,
+    `wire_api = "responses"`,
+    `request_max_retries = 0`,
+    `stream_max_retries = 0`,
+    ``,
+    // The shell snapshot runs the user's login shell at session start; nothing here needs it.
+    `[features]`,
+    `shell_snapshot = false`,
+    ``,
+    `[analytics]`,
+    `enabled = false`,
+    ``,
+    `[feedback]`,
+    `enabled = false`,
+    ``,
+    `[otel]`,
+    `exporter = "none"`,
+    `log_user_prompt = false`,
+    ``,
+    `[history]`,
+    `persistence = "none"`,
+    ``,
+  ].join("\n");
+}
+
+/** How to launch codex-acp for one test: `[agent]`'s command, args and env, and its scratch home. */
+export interface CodexAgent {
+  readonly command: string;
+  readonly args: string[];
+  /** Everything codex needs: turnstream starts agents with a cleared environment plus `[agent].env`. */
+  readonly env: Record<string, string>;
+  /** The scratch `HOME` (with `CODEX_HOME` at `<home>/codex`), removed by `cleanup()`. */
+  readonly home: string;
+  readonly codexHome: string;
+  cleanup(): void;
+}
+
+/**
+ * codex-acp run offline against the fake Responses API at `baseUrl`: a fresh `HOME` and
+ * `CODEX_HOME` (codex writes its sqlite state, session rollouts and skills there), a config that
+ * selects the fake, and its API key variable. Throws when the binary is missing (check
+ * `codexAcpAvailable()` first).
+ */
+export function codexAgent(baseUrl: string): CodexAgent {
+  const binary = codexAcpBinary();
+  if (!("path" in binary)) throw new Error(`codex-acp not found: ${binary.missing}`);
+  const home = mkdtempSync(join(tmpdir(), "turnstream-codex-"));
+  const codexHome = join(home, "codex");
+  mkdirSync(codexHome);
+  writeFileSync(join(codexHome, "config.toml"), codexConfigToml(baseUrl));
+  return {
+    command: binary.path,
+    args: [],
+    env: {
+      // Overrides the broker's HOME, so nothing lands in the real ~/.codex.
+      HOME: home,
+      CODEX_HOME: codexHome,
+      [codexApiKeyVariable]: "sk-turnstream-fake",
+      RUST_LOG: "warn",
+      NO_COLOR: "1",
+    },
+    home,
+    codexHome,
+    cleanup: () => rmSync(home, { recursive: true, force: true }),
+  };
+}
+
+/** `[agent]` running `codex` in `workingDir`, permissions answered by `permission_mode` (default: OpenAB's rule). */
+export function codexAgentConfig(codex: CodexAgent, workingDir: string, permissionMode: AgentConfig["permission_mode"] = "allow_always"): AgentConfig {
+  return { command: codex.command, args: codex.args, working_dir: workingDir, env: codex.env, inherit_env: [], permission_mode: permissionMode };
+}
