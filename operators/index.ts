@@ -59,7 +59,8 @@ export { findEnvelopeSpan } from "./delivery/findEnvelopeSpan.js";
 export { stripEnvelope } from "./delivery/stripEnvelope.js";
 export { planStructuredBubbles, type OnParseError, type StructuredBubblesPlan, type StructuredOptions } from "./delivery/structuredBubbles.js";
 export { bubbleMessages, planStructuredReply, type StructuredReplyPlan } from "./delivery/envelopeReply.js";
-export { sequentialBubbles, warnIgnoredBubbles, type SequentialBubblesOptions, type SequentialReport } from "./delivery/sequentialBubbles.js";
+export { REPLY_TOOL_BUBBLE_ID, sequentialBubbles, warnIgnoredBubbles, type SequentialBubblesOptions, type SequentialReport } from "./delivery/sequentialBubbles.js";
+export { withReplyCalls } from "./delivery/withReplyCalls.js";
 export { sequentialOutcome, type SequentialOutcome } from "./delivery/sequentialOutcome.js";
 export type { OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
 export type {
@@ -70,6 +71,9 @@ export type {
   OpenabMessageEvent,
   PlanEntry,
   PlanEvent,
+  ReplyBubblesEvent,
+  ReplyBubblesOutcome,
+  ReplyPlanEvent,
   SessionResetEvent,
   TokenUsage,
   ToolDoneEvent,

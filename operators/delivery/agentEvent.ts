@@ -11,6 +11,8 @@ export type AgentEvent =
   | PlanEvent
   | ConfigUpdateEvent
   | OpenabMessageEvent
+  | ReplyPlanEvent
+  | ReplyBubblesEvent
   | UnknownUpdateEvent
   | SessionResetEvent
   | TurnEndEvent;
@@ -78,6 +80,40 @@ export interface OpenabMessageEvent {
   readonly type: "openab_message";
   readonly id: string;
   readonly text: string;
+}
+
+/**
+ * Structured mode: the agent called turnstream's MCP `reply` tool (src/mcp). The call, rendered as
+ * an `openab.turn.v1` envelope, is the turn's reply: delivered exactly as a parsed envelope, and
+ * the turn's text is not delivered. Only a turn's first call counts (the tool refuses later ones).
+ */
+export interface ReplyPlanEvent {
+  readonly type: "reply_plan";
+  /** The envelope's JSON text. */
+  readonly envelope: string;
+}
+
+/**
+ * Sequential mode: the agent called the `reply` tool; each message is a bubble, sent on arrival as
+ * `openab_message` is, under the same per-turn cap. `settle` is called exactly once, when every
+ * accepted message was acked (or a send failed, or the cap dropped them all), with what became of
+ * them: the tool's answer to the model waits for it.
+ */
+export interface ReplyBubblesEvent {
+  readonly type: "reply_bubbles";
+  /** In order; blank ones are skipped. */
+  readonly messages: readonly string[];
+  readonly settle: (outcome: ReplyBubblesOutcome) => void;
+}
+
+/** What a sequential `reply` call's messages came to. */
+export interface ReplyBubblesOutcome {
+  /** Messages the gateway acked. */
+  readonly delivered: number;
+  /** Messages the per-turn cap dropped. */
+  readonly dropped: number;
+  /** A send failed: the call's later messages (and the turn's) were not sent. */
+  readonly failed: boolean;
 }
 
 /** Any other update, or a known one in a shape turnstream does not model: kept, never dropped. */

@@ -1,6 +1,7 @@
 import type { TurnNext } from "./envelopeShape.js";
 import { rustTrim } from "./rustWhitespace.js";
 import { splitMessage } from "./splitMessage.js";
+import { findEnvelopeSpan } from "./findEnvelopeSpan.js";
 import { planStructuredBubbles, type ParseFailure, type StructuredOptions, type ToolProposal } from "./structuredBubbles.js";
 import { splitDelivery } from "./textReply.js";
 import { SESSION_RESET_NOTICE, type TurnTranscript } from "./turnTranscript.js";
@@ -26,6 +27,12 @@ export interface StructuredReplyPlan {
   /** Bubbles a silent envelope declared (the caller warns, field `bubbles`). */
   readonly silenced?: number;
   /**
+   * The reply came from the `reply` tool (`transcript.toolEnvelope`); `"over_envelope"` when the
+   * turn's text held an envelope too (well-formed or not), which the tool's reply won over (the
+   * caller logs it).
+   */
+  readonly fromTool?: "tool" | "over_envelope";
+  /**
    * The agent's error: the caller delivers the bubbles, then fails the turn with it (§12 (e)). A
    * turn that said nothing before the error already shows it as `⚠️ <error>`.
    */
@@ -44,6 +51,7 @@ export interface StructuredReplyPlan {
  * path's `⚠️ <error>` instead of `parse_error_text`.
  */
 export function planStructuredReply(transcript: TurnTranscript, options: StructuredOptions): StructuredReplyPlan {
+  if (transcript.toolEnvelope !== undefined) return planToolReply(transcript, transcript.toolEnvelope, options);
   const { replyTo, delivery, body: delivered } = splitDelivery(transcript.buffer, transcript.answerStart, false);
   // The notice is handled in one place only: the leading bubble below.
   const body = delivered.startsWith(SESSION_RESET_NOTICE) ? delivered.slice(SESSION_RESET_NOTICE.length) : delivered;
@@ -73,6 +81,27 @@ export function planStructuredReply(transcript: TurnTranscript, options: Structu
     ...logged,
     ...(plan.toolProposal === undefined ? {} : { toolProposal: plan.toolProposal }),
   };
+}
+
+/**
+ * A turn that called the `reply` tool: its envelope is planned exactly as a parsed envelope in the
+ * text would be (silence wins, the limits and ids apply, the reset notice leads), and the turn's
+ * text — directives included — is not delivered. An agent error after the call fails the turn
+ * once the reply is out, as after an envelope in the text.
+ */
+function planToolReply(transcript: TurnTranscript, envelope: string, options: StructuredOptions): StructuredReplyPlan {
+  const textHadEnvelope = findEnvelopeSpan(transcript.buffer, options.schema) !== undefined;
+  const shared = {
+    fromTool: textHadEnvelope ? ("over_envelope" as const) : ("tool" as const),
+    ...(transcript.agentError === undefined ? {} : { agentError: transcript.agentError }),
+  };
+  const plan = planStructuredBubbles(envelope, options);
+  const next = plan.next === undefined ? {} : { next: plan.next };
+  const parseFailure = plan.parseFailure === undefined ? {} : { parseFailure: plan.parseFailure };
+  if (plan.kind === "nothing") {
+    return { bubbles: [], silent: true, ...shared, ...next, ...parseFailure, ...(plan.silenced === undefined ? {} : { silenced: plan.silenced }) };
+  }
+  return { bubbles: withResetNotice(transcript.reset, plan.bubbles), silent: false, ...shared, ...next, ...parseFailure };
 }
 
 /** One message of a structured reply: a chunk of bubble `bubble` (0-based, counting the reset notice). */

@@ -2,12 +2,13 @@ import {
   asyncScheduler,
   catchError,
   concat,
+  concatMap,
   connect,
   defer,
   EMPTY,
-  filter,
+  finalize,
+  from,
   ignoreElements,
-  map,
   merge,
   of,
   tap,
@@ -16,7 +17,7 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from "rxjs";
-import type { AgentEvent, OpenabMessageEvent } from "./agentEvent.js";
+import type { AgentEvent, OpenabMessageEvent, ReplyBubblesEvent } from "./agentEvent.js";
 import { collectTranscript } from "./collectTranscript.js";
 import { parseOutputDirectives } from "./outputDirectives.js";
 import { paceBubbles } from "./paceBubbles.js";
@@ -70,6 +71,33 @@ interface Bubble {
   readonly index: number;
   readonly text: string;
   readonly quote: string | undefined;
+  /** The `reply` call it came from. */
+  readonly call?: ReplyCall;
+}
+
+/** The bubble id of a `reply` tool message, in logs and in `failedBubbleId`. */
+export const REPLY_TOOL_BUBBLE_ID = "reply_tool";
+
+/** One `reply` call's accepted messages, until every one was acked (or a send failed): then it settles once. */
+class ReplyCall {
+  accepted = 0;
+  dropped = 0;
+  delivered = 0;
+  #settled = false;
+
+  constructor(readonly event: ReplyBubblesEvent) {}
+
+  /** One of its messages was acked; settles with the last. */
+  sent(): void {
+    this.delivered += 1;
+    if (this.delivered === this.accepted) this.settle(false);
+  }
+
+  settle(failed: boolean): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.event.settle({ delivered: this.delivered, dropped: this.dropped, failed });
+  }
 }
 
 /**
@@ -103,21 +131,61 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
       let sending: Bubble | undefined;
       let failure: { readonly bubbleId: string; readonly sentBefore: number; readonly error: unknown } | undefined;
       let transcript = emptyTranscript();
+      /** `reply` calls with messages not yet acked. */
+      const openCalls = new Set<ReplyCall>();
+      /** Every `reply` call the sends took in; one that arrives after a failed send never gets there. */
+      const takenCalls = new Set<ReplyBubblesEvent>();
 
-      /** The bubble to send for this event, or `undefined` (not a bubble, blank, or over the cap). */
-      const accept = (event: AgentEvent): Bubble | undefined => {
-        // The text so far, folded as the text path folds it (a reset notice heads it, as there).
-        received = reduceTranscript(received, event);
-        if (event.type !== "openab_message" || rustTrim(event.text) === "") return undefined;
+      /** The bubble for this text, or `undefined` (blank, or over the cap: counted as dropped). */
+      const acceptText = (id: string, text: string, call?: ReplyCall): Bubble | undefined => {
+        if (rustTrim(text) === "") return undefined;
         if (accepted >= maxBubbles) {
           dropped += 1;
-          firstDroppedId ??= event.id;
+          firstDroppedId ??= id;
+          if (call !== undefined) call.dropped += 1;
           return undefined;
         }
         const index = accepted++;
         // Only the turn's first message may quote: the header from the text received before it.
         const quote = index === 0 ? parseOutputDirectives(received.buffer).replyTo : undefined;
-        return { id: event.id, index, text: event.text, quote };
+        if (call !== undefined) call.accepted += 1;
+        return call === undefined ? { id, index, text, quote } : { id, index, text, quote, call };
+      };
+
+      /** The bubbles to send for this event: none, one (`openab_message`), or a `reply` call's. */
+      const accept = (event: AgentEvent): Observable<Bubble> => {
+        // The text so far, folded as the text path folds it (a reset notice heads it, as there).
+        received = reduceTranscript(received, event);
+        if (event.type === "openab_message") {
+          const bubble = acceptText(event.id, event.text);
+          return bubble === undefined ? EMPTY : of(bubble);
+        }
+        if (event.type !== "reply_bubbles") return EMPTY;
+        takenCalls.add(event);
+        const call = new ReplyCall(event);
+        const bubbles: Bubble[] = [];
+        for (const text of event.messages) {
+          const bubble = acceptText(REPLY_TOOL_BUBBLE_ID, text, call);
+          if (bubble !== undefined) bubbles.push(bubble);
+        }
+        // Nothing of it will be sent (blank, or all over the cap): it settles now.
+        if (call.accepted === 0) call.settle(false);
+        else openCalls.add(call);
+        return from(bubbles);
+      };
+
+      /** A `reply` message was acked: its call settles once all of its messages were. */
+      const acked = (bubble: Bubble): void => {
+        const { call } = bubble;
+        if (call === undefined) return;
+        call.sent();
+        if (call.delivered === call.accepted) openCalls.delete(call);
+      };
+
+      /** Calls whose messages will never all be sent (a send failed, or the stream ended first) settle with what went out. */
+      const settleOpenCalls = (failed: boolean): void => {
+        for (const call of openCalls) call.settle(failed);
+        openCalls.clear();
       };
 
       /**
@@ -129,16 +197,19 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
         const [first, ...rest] = splitMessage(bubble.text, limit).filter((part) => rustTrim(part) !== "");
         if (first === undefined) return EMPTY;
         const sent = sendBubble(first, bubble.index, bubble.quote);
-        if (rest.length === 0) return sent;
-        return concat(
-          sent,
-          ...rest.map((part) =>
-            defer(() => {
-              departing(); // the next bubble is paced from the last part the user saw
-              return sendBubble(part, bubble.index, undefined);
-            }),
-          ),
-        );
+        const parts =
+          rest.length === 0
+            ? sent
+            : concat(
+                sent,
+                ...rest.map((part) =>
+                  defer(() => {
+                    departing(); // the next bubble is paced from the last part the user saw
+                    return sendBubble(part, bubble.index, undefined);
+                  }),
+                ),
+              );
+        return bubble.call === undefined ? parts : parts.pipe(tap({ complete: () => acked(bubble) }));
       };
 
       const report = (): SequentialReport => ({
@@ -157,20 +228,28 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
           const sends = turn.pipe(
             // The agent's error ends the intake only; collectTranscript records it.
             catchError(() => EMPTY),
-            map(accept),
-            filter((bubble): bubble is Bubble => bubble !== undefined),
+            concatMap(accept),
             paceBubbles(sendParts, delayMs, scheduler),
             catchError((error: unknown) => {
               // Only a send fails here: `sending` is in flight, and the bubbles before it were all acked.
               failure = { bubbleId: sending?.id ?? "", sentBefore: sending?.index ?? 0, error };
+              settleOpenCalls(true);
               return EMPTY;
             }),
+            finalize(() => settleOpenCalls(false)),
           );
           const folded = turn.pipe(
             collectTranscript(),
             tap((folded) => (transcript = folded)),
           );
-          return concat(merge(sends, folded).pipe(ignoreElements()), defer(() => of(report())));
+          // After a failed send the sends take nothing more: a call arriving then is answered at once, sent nothing.
+          const refusedAfterFailure = turn.pipe(
+            catchError(() => EMPTY),
+            tap((event) => {
+              if (event.type === "reply_bubbles" && failure !== undefined && !takenCalls.has(event)) event.settle({ delivered: 0, dropped: 0, failed: true });
+            }),
+          );
+          return concat(merge(sends, folded, refusedAfterFailure).pipe(ignoreElements()), defer(() => of(report())));
         }),
       );
     });

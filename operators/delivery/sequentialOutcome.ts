@@ -22,7 +22,9 @@ export function sequentialAgentFailedError(delivered: number, agentError: string
  * 1. a send failed (even the first, even with a cap or an agent error) → failed,
  *    `sequential delivery incomplete: <sent> bubble(s) delivered`; never a text fallback. When the
  *    agent also failed, the caller logs `transcript.agentError` besides;
- * 2. nothing sent (so nothing attempted) → the text path, which shows any agent error as `⚠️ <error>`;
+ * 2. nothing sent (so nothing attempted) and the `reply` tool never called → the text path, which
+ *    shows any agent error as `⚠️ <error>`; a turn that called the tool never has its text
+ *    delivered (it replied through the tool, perhaps with nothing);
  * 3. the agent failed after ≥ 1 bubble → failed, `sequential turn failed after <sent> bubble(s): <error>`
  *    (the user keeps the bubbles; the chunk text is discarded);
  * 4. otherwise success, capped or not.
@@ -31,7 +33,7 @@ export function sequentialAgentFailedError(delivered: number, agentError: string
 export function sequentialOutcome(report: SequentialReport): SequentialOutcome {
   const sendFailed = report.failedBubbleId !== undefined || report.sendError !== undefined;
   if (sendFailed) return { kind: "failed", error: sequentialIncompleteError(report.bubblesSent) };
-  if (report.bubblesSent === 0) return { kind: "text_fallback" };
+  if (report.bubblesSent === 0 && report.transcript.replyCalls === 0) return { kind: "text_fallback" };
   const { agentError } = report.transcript;
   if (agentError !== undefined) return { kind: "failed", error: sequentialAgentFailedError(report.bubblesSent, agentError) };
   return { kind: "success" };

@@ -29,10 +29,17 @@ export interface TurnTranscript {
   readonly usage?: TokenUsage;
   /** The turn's error text when it ended in an error instead of `end`. */
   readonly agentError?: string;
+  /**
+   * Structured mode: the envelope JSON of the turn's first `reply` tool call. When set it is the
+   * turn's reply, and `buffer` is not delivered.
+   */
+  readonly toolEnvelope?: string;
+  /** `reply` tool calls of the turn (either mode). */
+  readonly replyCalls: number;
 }
 
 export function emptyTranscript(): TurnTranscript {
-  return { buffer: "", answerStart: 0, tools: [], reset: false };
+  return { buffer: "", answerStart: 0, tools: [], reset: false, replyCalls: 0 };
 }
 
 /** The transcript after one more event of the turn. Pure: returns a new transcript. */
@@ -54,6 +61,11 @@ export function reduceTranscript(transcript: TurnTranscript, event: AgentEvent):
         stopReason: event.stopReason,
         ...(event.usage === undefined ? {} : { usage: event.usage }),
       };
+    case "reply_plan":
+      // The first call is the reply; the tool refuses later ones, so one more here changes nothing.
+      return { ...transcript, replyCalls: transcript.replyCalls + 1, ...(transcript.toolEnvelope === undefined ? { toolEnvelope: event.envelope } : {}) };
+    case "reply_bubbles":
+      return { ...transcript, replyCalls: transcript.replyCalls + 1 };
     // Thoughts, plans, config and bubbles are not part of the text path; unknown updates are ignored.
     case "thought":
     case "plan":

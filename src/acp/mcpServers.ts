@@ -29,3 +29,15 @@ export interface McpHttpServer {
 export interface McpCapabilities {
   readonly http: boolean;
 }
+
+/** One ACP session's MCP servers, held for the session's life. */
+export interface McpOffer {
+  readonly servers: readonly McpServerEntry[];
+  /** The session is gone: its servers stop serving it. */
+  release(): void;
+}
+
+/** What the session pool asks for the servers to offer each session it creates or resumes. */
+export interface McpOffers {
+  offer(sessionKey: string, capabilities: McpCapabilities): McpOffer;
+}

@@ -7,6 +7,7 @@ import type { SessionStore } from "../state/sessionStore.js";
 import { AcpClient, type AcpClientOptions, type ContentBlock, type PromptOptions } from "./client.js";
 import { AcpTimeoutError, AgentExitedError, PoolClosedError, PoolWaitTimeoutError, SessionWaitCancelledError } from "./errors.js";
 import { KeyLock } from "./keyLock.js";
+import type { McpOffer, McpOffers, McpServerEntry } from "./mcpServers.js";
 import { SessionSlots } from "./sessionSlots.js";
 
 export interface SessionPoolOptions {
@@ -21,12 +22,16 @@ export interface SessionPoolOptions {
   /** How often idle and dead sessions are swept (default 60 s, as OpenAB). */
   readonly housekeepingMs?: number;
   readonly client?: Pick<AcpClientOptions, "timeouts" | "killAfterMs" | "clientVersion">;
+  /** The MCP servers offered to each session in `session/new` and `session/load` (the reply tool); none when absent. */
+  readonly mcp?: McpOffers;
 }
 
 /** A session held for the duration of `withSession`'s work. */
 export interface PooledSession {
   readonly key: string;
   readonly sessionId: string;
+  /** No prompt has run on this ACP session yet: it was created (not resumed) for this turn. */
+  readonly firstPrompt: boolean;
   /**
    * One prompt turn's events (see `AcpClient.prompt`), led by `session_reset` when this turn runs
    * on a fresh session because the previous one was lost.
@@ -37,6 +42,10 @@ export interface PooledSession {
 interface Entry {
   readonly client: AcpClient;
   readonly sessionId: string;
+  /** The session's MCP servers, released with it. */
+  readonly offer: McpOffer | undefined;
+  /** A prompt ran on the session (a resumed one counts as prompted). */
+  prompted: boolean;
   lastActive: number;
   resetPending: boolean;
   turnRunning: boolean;
@@ -209,15 +218,17 @@ export class SessionPool {
     this.#slots.close();
     const entries = [...this.#entries.values()];
     this.#entries.clear();
-    await Promise.all(entries.map((entry) => entry.client.close()));
+    await Promise.all(entries.map((entry) => closeEntry(entry)));
   }
 
   #session(key: string, entry: Entry): PooledSession {
     return {
       key,
       sessionId: entry.sessionId,
+      firstPrompt: !entry.prompted,
       prompt: (blocks) =>
         defer(() => {
+          entry.prompted = true;
           const reset = entry.resetPending;
           entry.resetPending = false;
           entry.turnRunning = true;
@@ -244,15 +255,18 @@ export class SessionPool {
     }
     await this.#slot(key, signal);
     let client: AcpClient | undefined;
+    let offer: McpOffer | undefined;
     try {
       const { agent, env, logger, store } = this.#options;
       client = await AcpClient.start({ agent, env, logger, ...this.#options.client });
+      offer = this.#options.mcp?.offer(key, client.mcpCapabilities);
+      const servers = offer?.servers ?? [];
       const cwd = resolvePath(agent.working_dir);
       const saved = await firstValueFrom(store.get(key));
-      let sessionId = saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd) : undefined;
+      let sessionId = saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd, servers) : undefined;
       const resumed = sessionId !== undefined;
       if (sessionId === undefined) {
-        sessionId = (await client.newSession(cwd)).sessionId;
+        sessionId = (await client.newSession(cwd, servers)).sessionId;
         await this.#applyDefaultOptions(client, sessionId);
         await lastValueFrom(store.set(key, sessionId), { defaultValue: undefined });
         this.#logger.info({ sessionKey: key, sessionId }, "session created");
@@ -261,6 +275,8 @@ export class SessionPool {
       const entry: Entry = {
         client,
         sessionId,
+        offer,
+        prompted: resumed,
         lastActive: this.#clock.now(),
         resetPending: !resumed && (saved !== undefined || this.#lost.has(key)),
         turnRunning: false,
@@ -269,6 +285,7 @@ export class SessionPool {
       this.#entries.set(key, entry);
       return entry;
     } catch (err) {
+      offer?.release();
       // The slot is free once the agent that failed is gone.
       const closed = client?.close() ?? Promise.resolve();
       this.#slots.freeWhen(closed);
@@ -296,9 +313,9 @@ export class SessionPool {
   }
 
   /** `session/load`; undefined when the agent no longer knows the session. A transient failure propagates, keeping the id. */
-  async #resume(client: AcpClient, key: string, sessionId: string, cwd: string): Promise<string | undefined> {
+  async #resume(client: AcpClient, key: string, sessionId: string, cwd: string, servers: readonly McpServerEntry[]): Promise<string | undefined> {
     try {
-      await client.loadSession(sessionId, cwd);
+      await client.loadSession(sessionId, cwd, servers);
       this.#logger.info({ sessionKey: key, sessionId }, "session resumed");
       return sessionId;
     } catch (err) {
@@ -333,13 +350,19 @@ export class SessionPool {
     if (entry === undefined) return Promise.resolve();
     this.#entries.delete(key);
     this.#logger.info({ sessionKey: key, reason: "capacity", maxSessions: this.#options.pool.max_sessions }, "session suspended");
-    return entry.client.close();
+    return closeEntry(entry);
   }
 
   /** Closes a session already removed from the pool; its slot is free once the agent is gone. */
   #retire(entry: Entry): Promise<void> {
-    const closed = entry.client.close();
+    const closed = closeEntry(entry);
     this.#slots.freeWhen(closed);
     return closed;
   }
+}
+
+/** Ends a session removed from the pool: its MCP servers stop serving it, then its agent goes. */
+function closeEntry(entry: Entry): Promise<void> {
+  entry.offer?.release();
+  return entry.client.close();
 }

@@ -1,13 +1,17 @@
-import { catchError, concat, concatMap, defer, EMPTY, filter, finalize, from, ignoreElements, of, tap, throwError, type Observable, type OperatorFunction } from "rxjs";
+import { catchError, concat, concatMap, defer, EMPTY, finalize, from, identity, ignoreElements, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
 import { warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { inboundDedupeKey } from "../../operators/ingress/inboundDedupe.js";
+import { withReplyCalls } from "../../operators/delivery/withReplyCalls.js";
+import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import { packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
-import type { SessionPool } from "../acp/pool.js";
+import type { PooledSession, SessionPool } from "../acp/pool.js";
+import type { ReplyToolHost } from "../mcp/replyToolHost.js";
+import { replyToolInstructions } from "../mcp/replyToolInstructions.js";
 import type { DedupeStore } from "../state/dedupeStore.js";
 import { BrokerFailureError } from "../pipeline/brokerFailure.js";
 import { isStateOutage } from "../state/errors.js";
@@ -26,6 +30,8 @@ export interface AgentTurnHandlerOptions {
   readonly config: DeliveryConfig;
   /** A human message redelivered (same platform, channel, thread, message_id) runs once; absent: no dedupe. */
   readonly inboundDedupe?: DedupeStore;
+  /** The `reply` tool the pool offers each session (structured and sequential modes); absent: none. */
+  readonly replyTool?: ReplyToolHost;
 }
 
 /**
@@ -34,12 +40,19 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, inboundDedupe }: AgentTurnHandlerOptions): TurnHandler {
-  /** One ACP prompt turn on the key's session, delivered by the configured mode. */
+export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool }: AgentTurnHandlerOptions): TurnHandler {
+  const instructions = replyTool !== undefined && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
+  /** The turn's prompt: the event packed as OpenAB packs it, after the reply tool's instructions on a session's first prompt. */
+  const promptOf = (session: PooledSession, event: GatewayEvent, context: TurnContext): ContentBlock[] => {
+    const packed = packPrompt(event, new Date(context.scheduler.now()).toISOString());
+    return instructions !== undefined && session.firstPrompt ? [{ type: "text", text: instructions }, ...packed] : packed;
+  };
+  /** One ACP prompt turn on the key's session, with the `reply` calls made during it, delivered by the configured mode. */
   const runTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext): Observable<never> =>
     pool
       .withSession(sessionKey, (session) =>
-        session.prompt(packPrompt(event, new Date(context.scheduler.now()).toISOString())).pipe(
+        session.prompt(promptOf(session, event, context)).pipe(
+          replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
           // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
           catchError((err: unknown) => throwError(() => shown(err, context))),
           deliver(event, context, config),

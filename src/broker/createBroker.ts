@@ -15,6 +15,8 @@ import { MemoryDedupeStore, type DedupeStore } from "../state/dedupeStore.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
+import { ReplyToolHost } from "../mcp/replyToolHost.js";
+import { replyToolSpecOf } from "../mcp/replyToolSpec.js";
 import { createAgentTurnHandler } from "./agentTurnHandler.js";
 import { Broker, type Role } from "./broker.js";
 import type { TurnHandler } from "./turn.js";
@@ -92,14 +94,23 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   const state = assembly.state;
   if (worker && state === undefined) throw new Error("a worker needs its state stores");
   // Workers run turns on the ACP session pool unless the caller brings its own handler.
+  const replyTool = worker && options.turnHandler === undefined ? replyToolHostFor(config, logger) : undefined;
   const pool =
     worker && options.turnHandler === undefined
-      ? createSessionPool(config, { env, logger, clientVersion: version, ...(state?.sessions === undefined ? {} : { store: state.sessions }) })
+      ? createSessionPool(config, {
+          env,
+          logger,
+          clientVersion: version,
+          ...(state?.sessions === undefined ? {} : { store: state.sessions }),
+          ...(replyTool === undefined ? {} : { mcp: replyTool }),
+        })
       : undefined;
   const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
   const turnHandler =
     options.turnHandler ??
-    (pool === undefined ? undefined : createAgentTurnHandler({ pool, config, ...(state === undefined ? {} : { inboundDedupe: state.dedupe }) }));
+    (pool === undefined
+      ? undefined
+      : createAgentTurnHandler({ pool, config, ...(state === undefined ? {} : { inboundDedupe: state.dedupe }), ...(replyTool === undefined ? {} : { replyTool }) }));
   // Conversations quiet for longer than anything triage remembers are dropped, by one worker: the holder of partition 0.
   const sweep =
     triage === undefined || !worker
@@ -131,15 +142,29 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
     ...(triage === undefined || !worker ? {} : { triage }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
-    ...(assembly.onStart === undefined ? {} : { onStart: assembly.onStart }),
+    ...(assembly.onStart === undefined && replyTool === undefined
+      ? {}
+      : {
+          onStart: async () => {
+            await replyTool?.start();
+            await assembly.onStart?.();
+          },
+        }),
     ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),
     ...(role !== "worker" && config.gateway !== undefined ? { connector: gatewayConnector(config.gateway, logger, version) } : {}),
     onStopped: async () => {
       sweep?.unsubscribe();
       await pool?.close();
+      await replyTool?.close();
       await assembly.onStopped?.();
     },
   });
+}
+
+/** The reply tool of a worker that runs turns on the session pool: in structured and sequential modes unless `[delivery] reply_tool = "off"`. */
+function replyToolHostFor(config: Config, logger: Logger): ReplyToolHost | undefined {
+  const spec = replyToolSpecOf(config.delivery);
+  return spec === undefined ? undefined : new ReplyToolHost({ spec, logger });
 }
 
 /** Emits whether this worker is the one that sweeps: it owns partition 0 (the only worker on the embedded bus). */

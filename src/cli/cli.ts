@@ -1,10 +1,4 @@
-import { ConfigError } from "../config/index.js";
-import { agentCommand } from "./commands/agent.js";
-import { bubbleTestCommand } from "./commands/bubbleTest.js";
-import { checkConfigCommand } from "./commands/checkConfig.js";
-import { demoCommand } from "./commands/demo.js";
-import { devGatewayCommand } from "./commands/devGateway.js";
-import { runCommand } from "./commands/run.js";
+import { ConfigError } from "../config/errors.js";
 import { exitCodes } from "./exitCodes.js";
 import { UsageError, type CliIo } from "./io.js";
 import { mainUsage } from "./usage.js";
@@ -13,23 +7,27 @@ import { packageVersion } from "../version.js";
 /**
  * Runs one CLI invocation and resolves with its exit code. Errors a user can cause (bad flags,
  * a missing file, bad TOML, a bad value) print one line per problem and exit 2, never a stack.
+ * Each command's module is loaded only when it runs: `turnstream mcp`, which an agent starts for
+ * every session, must not pay for the broker's.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case "run":
-        return await runCommand(rest, io);
+        return await (await import("./commands/run.js")).runCommand(rest, io);
       case "demo":
-        return await demoCommand(rest, io);
+        return await (await import("./commands/demo.js")).demoCommand(rest, io);
       case "bubble-test":
-        return await bubbleTestCommand(rest, io);
+        return await (await import("./commands/bubbleTest.js")).bubbleTestCommand(rest, io);
       case "dev-gateway":
-        return await devGatewayCommand(rest, io);
+        return await (await import("./commands/devGateway.js")).devGatewayCommand(rest, io);
       case "check-config":
-        return await checkConfigCommand(rest, io);
+        return await (await import("./commands/checkConfig.js")).checkConfigCommand(rest, io);
       case "agent":
-        return await agentCommand(rest, io);
+        return await (await import("./commands/agent.js")).agentCommand(rest, io);
+      case "mcp":
+        return await (await import("./commands/mcp.js")).mcpCommand(rest, io);
       case "help":
       case "-h":
       case "--help":

@@ -7,6 +7,7 @@ Usage:
   turnstream run [--config FILE] [--role all|edge|worker]
   turnstream check-config [--json] FILE
   turnstream agent [--base-url URL] [--model M] [--mode envelope|sequential]
+  turnstream mcp
   turnstream --help | --version
 
 Commands:
@@ -21,6 +22,8 @@ Commands:
                  or one line per problem.
   agent          A reference ACP agent on stdio for [agent] command: replies through
                  the reply tool of an OpenAI-compatible chat-completions model.
+  mcp            The reply tool's stdio MCP server, as the broker offers it to each
+                 session: agents start it themselves (not meant to be run by hand).
 
 Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad config.
 Docs: docs/config-reference.md, docs/operators.md`;
@@ -99,3 +102,11 @@ The API key is read from TURNSTREAM_AGENT_API_KEY only (never a flag). Also read
 TURNSTREAM_AGENT_LOOKUP (JSON table for the demo "lookup" tool), TURNSTREAM_AGENT_SCHEMA,
 TURNSTREAM_AGENT_SILENT_TOKEN, LOG_LEVEL (default warn; logs go to stderr).
 Exit 0 when stdin ends or on SIGINT/SIGTERM; 2 on bad settings. Docs: docs/agents.md`;
+
+
+export const mcpUsage = `Usage: turnstream mcp
+
+The stdio MCP server the broker offers every ACP session in structured and sequential
+delivery (the reply tool). The agent starts it with the environment the broker put in the
+server entry: TURNSTREAM_MCP_ENDPOINT (the broker's local socket) and TURNSTREAM_MCP_SECRET
+(the session's secret). It relays MCP between its stdio and the broker, which runs the tool.`;

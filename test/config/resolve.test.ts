@@ -82,6 +82,8 @@ describe("resolveConfig: good configs", () => {
         bubble_delay_ms: 400,
         on_parse_error: "fallback_text",
         parse_error_text: "⚠️ something went wrong composing that reply",
+        reply_tool: "auto",
+        reply_tool_instructions: true,
       },
       triage: { enabled: false, timezone: "UTC", cooldown_secs: 900, daily_cap: 8, dedupe_window_secs: 3600 },
       reactions: {

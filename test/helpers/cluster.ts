@@ -32,6 +32,8 @@ export interface ClusterOptions {
   readonly config?: Record<string, unknown>;
   /** Environment of the scripted agent (`SCENARIO`…). */
   readonly agentEnv?: Record<string, string>;
+  /** The agent script the workers run; default the scripted agent. */
+  readonly agentScript?: string;
 }
 
 /**
@@ -142,7 +144,7 @@ export class Cluster {
       gateway: { url: this.gateway.url, token: this.gateway.token, allow_all_users: true, allow_all_channels: true },
       agent: {
         command: process.execPath,
-        args: [scriptedAgentPath],
+        args: [this.#options.agentScript ?? scriptedAgentPath],
         working_dir: this.#dir.dir,
         env: { AGENT_EVENTS_FILE: this.#dir.eventsFile, ...agentEnv },
       },

@@ -12,6 +12,7 @@ import {
   STRUCTURED_DELIVERED_LOG,
   STRUCTURED_PARSE_FAILED_LOG,
   STRUCTURED_SEND_FAILED_LOG,
+  TOOL_OVER_ENVELOPE_LOG,
   TOOL_PROPOSAL_LOG,
 } from "./deliveryLogMessages.js";
 import { warnOnDeclaredSchema, type DeliveryConfig } from "./deliverText.js";
@@ -37,6 +38,7 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
     if (plan.parseFailure !== undefined) {
       logger.warn({ reason: "parse_error", error: plan.parseFailure.error, policy: plan.parseFailure.policy }, STRUCTURED_PARSE_FAILED_LOG);
     }
+    if (plan.fromTool === "over_envelope") logger.info({ reason: "tool_over_envelope" }, TOOL_OVER_ENVELOPE_LOG);
     if (plan.toolProposal !== undefined) logger.info({ tool: untrustedName(plan.toolProposal.name) }, TOOL_PROPOSAL_LOG); // the agent's name: bounded, cleaned
     if (plan.silenced !== undefined && plan.silenced > 0) logger.warn({ bubbles: plan.silenced }, SILENT_WITH_MESSAGES_LOG);
     warnOnDeclaredSchema(plan.declaredSchema, context, config);

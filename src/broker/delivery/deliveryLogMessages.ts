@@ -15,6 +15,8 @@ export const STRUCTURED_PARSE_FAILED_LOG = "structured turn did not parse";
 export const TOOL_PROPOSAL_LOG = "structured turn proposed a tool call; not executed in this phase";
 /** Warn (`bubbles`) when `silent` wins over bubbles the envelope declared (`silenced`). */
 export const SILENT_WITH_MESSAGES_LOG = "structured turn declared next.type=silent with non-empty messages; sending nothing";
+/** Info (`reason: "tool_over_envelope"`) when a turn both called the `reply` tool and wrote an envelope: the tool's reply is delivered. */
+export const TOOL_OVER_ENVELOPE_LOG = "structured turn called the reply tool and also wrote an envelope; delivering the tool's reply";
 /** Info (`next`) when the plan has no bubble. */
 export const DELIVERED_NOTHING_LOG = "structured turn delivered nothing";
 /** Debug (`platform`, `bubbles`) when every bubble was acked. */

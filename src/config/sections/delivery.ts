@@ -18,5 +18,8 @@ export const deliverySection = z
       aliases: { fallback: "fallback_text", text: "fallback_text", error: "error_message", drop: "silent" },
     }).default("fallback_text"),
     parse_error_text: z.string().default("⚠️ something went wrong composing that reply"),
+    // turnstream's own: the MCP `reply` tool offered to every session in structured and sequential modes.
+    reply_tool: choice({ values: ["auto", "off"] }).default("auto"),
+    reply_tool_instructions: z.boolean().default(true),
   })
   .prefault({});

@@ -9,6 +9,7 @@ describe("delivery log messages", () => {
       SILENT_REPLY_LOG: "silent reply: nothing delivered",
       STRUCTURED_PARSE_FAILED_LOG: "structured turn did not parse",
       TOOL_PROPOSAL_LOG: "structured turn proposed a tool call; not executed in this phase",
+      TOOL_OVER_ENVELOPE_LOG: "structured turn called the reply tool and also wrote an envelope; delivering the tool's reply",
       SILENT_WITH_MESSAGES_LOG: "structured turn declared next.type=silent with non-empty messages; sending nothing",
       DELIVERED_NOTHING_LOG: "structured turn delivered nothing",
       STRUCTURED_DELIVERED_LOG: "structured turn delivered",

@@ -190,12 +190,9 @@ describe("sequentialBubbles: reply_bubbles (the reply tool's sequential calls)",
     ]);
   });
 
-  // BUG (operators/delivery/sequentialBubbles.ts, `sends`): after a failed send, catchError
-  // replaces the sends pipeline with EMPTY, so `accept` never sees a later reply_bubbles event and
-  // its `settle` is never called: the MCP `reply` call (src/mcp/replyBinding.ts #bubbles) never
-  // answers, and an agent waiting on it keeps the turn open until the hard timeout. Remove
-  // `.fails` once fixed.
-  it.fails("settles a call that arrives after a send already failed with failed: true, at once", () => {
+  // After a failed send the sends take nothing more; a call arriving then must still be answered,
+  // or the agent waiting on its `reply` result would hold the turn until the hard timeout.
+  it("settles a call that arrives after a send already failed with failed: true, at once", () => {
     const scheduler = testScheduler();
     const rejected = new Error("ack timeout");
     let rec!: ReturnType<typeof recorders>;

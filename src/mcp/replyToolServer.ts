@@ -1,0 +1,28 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { replyInputSchema, replyTool, REPLY_TOOL_NAME } from "../agent/replyTool.js";
+import { packageVersion } from "../version.js";
+import type { ReplyBinding } from "./replyBinding.js";
+import { refusedResult } from "./replyToolResult.js";
+import { REPLY_SERVER_NAME, type ReplyToolSpec } from "./replyToolSpec.js";
+
+/**
+ * The MCP server one connection talks to: a `reply` tool whose input schema is the agent kit's
+ * (`replyInputSchema`, the envelope's shape: `maxItems` = `max_bubbles`, `maxLength` =
+ * `max_bubble_chars`), so the SDK — and a model provider that enforces tool schemas — rejects a
+ * reply the broker could not deliver before it is made. `binding` is the session the
+ * connection's secret named; `undefined` (an unknown secret) refuses every call.
+ */
+export function createReplyServer(spec: ReplyToolSpec, binding: ReplyBinding | undefined, onUnknown: () => void): McpServer {
+  const server = new McpServer({ name: REPLY_SERVER_NAME, version: packageVersion() });
+  server.registerTool(
+    REPLY_TOOL_NAME,
+    { title: "Reply to the chat", description: replyTool(spec).function.description, inputSchema: replyInputSchema(spec) },
+    (input): Promise<CallToolResult> => {
+      if (binding !== undefined) return binding.call(input);
+      onUnknown();
+      return Promise.resolve(refusedResult("reply_tool_unknown_secret"));
+    },
+  );
+  return server;
+}
