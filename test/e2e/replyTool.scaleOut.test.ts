@@ -1,23 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { partitionOf } from "../../operators/dispatch/partitionOf.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
-import { useNatsCluster } from "../helpers/cluster.js";
+import { heldPartitions as held, useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until, userEvent } from "../helpers/stack.js";
 
 const mcpAgentPath = new URL("../../fixtures/agents/mcp-agent.mjs", import.meta.url).pathname;
 const PER_WORKER = 4;
-
-/** Partitions a worker holds now, from its lease log lines. */
-function held(worker: { logs: Record<string, unknown>[] }): Set<number> {
-  const owned = new Set<number>();
-  for (const line of worker.logs) {
-    if (typeof line.partition !== "number") continue;
-    if (line.msg === "partition lease acquired") owned.add(line.partition);
-    if (line.msg === "partition lease released" || line.msg === "partition lease lost") owned.delete(line.partition);
-  }
-  return owned;
-}
 
 // `turnstream run` processes over a real nats-server: each worker hosts the reply tool for the
 // sessions it runs, so an agent's call reaches the worker that owns the turn, whichever that is.

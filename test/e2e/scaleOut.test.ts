@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from "vitest";
-import { Cluster, useNatsCluster } from "../helpers/cluster.js";
+import { Cluster, heldPartitions as held, useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 import { until, userEvent } from "../helpers/stack.js";
 
@@ -242,17 +242,7 @@ describe.skipIf(!available)("a worker cut off from NATS", () => {
   }, 120_000);
 });
 
-/** Partitions a worker holds now, from its lease log lines. */
-function held(worker: { logs: Record<string, unknown>[] }): Set<number> {
-  const owned = new Set<number>();
-  for (const line of worker.logs) {
-    if (typeof line.partition !== "number") continue;
-    if (line.msg === "partition lease acquired") owned.add(line.partition);
-    if (line.msg === "partition lease released" || line.msg === "partition lease lost") owned.delete(line.partition);
-  }
-  return owned;
-}
-
+/** Partitions any of the workers holds now. */
 function ownedPartitions(workers: readonly { logs: Record<string, unknown>[] }[]): Set<number> {
   const all = new Set<number>();
   for (const worker of workers) for (const p of held(worker)) all.add(p);

@@ -154,6 +154,17 @@ export class Cluster {
   }
 }
 
+/** The partitions a worker holds now, from its lease log lines. */
+export function heldPartitions(worker: { logs: Record<string, unknown>[] }): Set<number> {
+  const owned = new Set<number>();
+  for (const line of worker.logs) {
+    if (typeof line.partition !== "number") continue;
+    if (line.msg === "partition lease acquired") owned.add(line.partition);
+    if (line.msg === "partition lease released" || line.msg === "partition lease lost") owned.delete(line.partition);
+  }
+  return owned;
+}
+
 /** What `useNatsCluster` gives a describe block: the file's nats-server, and a cluster per test on it. */
 export interface NatsClusterFixture {
   readonly server: NatsServer;
