@@ -53,6 +53,17 @@ export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
 export { silentReply } from "./delivery/silentReply.js";
 export { paceBubbles } from "./delivery/paceBubbles.js";
+export {
+  DONE_FACES,
+  STALL_HARD_EMOJI,
+  STALL_SOFT_EMOJI,
+  statusReactions,
+  toolReaction,
+  type ReactionChange,
+  type ReactionEmojis,
+  type ReactionSignal,
+  type StatusReactionsOptions,
+} from "./delivery/statusReactions.js";
 export { parseEnvelope, type EnvelopeLimits, type EnvelopeResult } from "./delivery/envelope.js";
 export type { EnvelopeError } from "./delivery/envelopeError.js";
 export { findEnvelopeSpan } from "./delivery/findEnvelopeSpan.js";
