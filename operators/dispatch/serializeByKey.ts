@@ -1,7 +1,9 @@
 import { from, Observable, Subscription, type ObservableInput, type OperatorFunction } from "rxjs";
+import { Fifo } from "./fifo.js";
 
 interface Lane<T> {
-  readonly queue: T[];
+  /** A Fifo, not an array: `Array#shift` on a long backlog makes draining it quadratic. */
+  readonly queue: Fifo<T>;
   running: boolean;
 }
 
@@ -66,7 +68,7 @@ export function serializeByKey<T, R>(
             }
             let lane = lanes.get(key);
             if (lane === undefined) {
-              lane = { queue: [], running: false };
+              lane = { queue: new Fifo<T>(), running: false };
               lanes.set(key, lane);
             }
             lane.queue.push(value);

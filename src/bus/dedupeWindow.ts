@@ -1,5 +1,5 @@
 import { flatString } from "../../operators/ingress/flatString.js";
-import { Fifo } from "./fifo.js";
+import { Fifo } from "../../operators/dispatch/fifo.js";
 
 /** Anything that tells the time in milliseconds, such as an RxJS scheduler. */
 export interface Clock {

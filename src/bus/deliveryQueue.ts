@@ -1,4 +1,4 @@
-import { Fifo } from "./fifo.js";
+import { Fifo } from "../../operators/dispatch/fifo.js";
 
 /**
  * The bus's trampoline. Every callback the bus makes (a message to a subscriber, a reply to a

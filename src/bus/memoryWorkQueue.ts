@@ -5,7 +5,7 @@ import { DedupeWindow, type Clock } from "./dedupeWindow.js";
 import type { DeliveryQueue } from "./deliveryQueue.js";
 import { DurableConsumer, type StoredMessage } from "./durableConsumer.js";
 import { ConsumerConflictError } from "./errors.js";
-import { Fifo } from "./fifo.js";
+import { Fifo } from "../../operators/dispatch/fifo.js";
 import { hasWildcards, subjectMatches } from "./subjectMatch.js";
 
 /** JetStream's default `max_ack_pending`. */

@@ -1,4 +1,4 @@
-import { Fifo } from "../bus/fifo.js";
+import { Fifo } from "../../operators/dispatch/fifo.js";
 
 /** What appends one value under its key; calls `done` once when it is acked or given up (synchronously, or later). */
 export type AppendWork<T> = (value: T, key: string, done: () => void) => void;
