@@ -1,4 +1,4 @@
-import { catchError, concat, concatMap, defer, EMPTY, finalize, from, identity, ignoreElements, throwError, type Observable, type OperatorFunction } from "rxjs";
+import { catchError, concat, concatMap, defer, EMPTY, finalize, from, identity, ignoreElements, tap, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../operators/delivery/collectTranscript.js";
 import { warnIgnoredBubbles } from "../../operators/delivery/sequentialBubbles.js";
@@ -22,6 +22,7 @@ import { SEQUENTIAL_MODE_OFF_WARNING } from "./delivery/deliveryLogMessages.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
+import { reactionSettingsOf, TurnReactions } from "./reactions/turnReactions.js";
 import { userFacingError } from "./userFacingError.js";
 import type { TurnContext, TurnHandler } from "./turn.js";
 
@@ -47,11 +48,35 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool 
     const packed = packPrompt(event, new Date(context.scheduler.now()).toISOString());
     return instructions !== undefined && session.firstPrompt ? [{ type: "text", text: instructions }, ...packed] : packed;
   };
-  /** One ACP prompt turn on the key's session, with the `reply` calls made during it, delivered by the configured mode. */
+  const reactionSettings = reactionSettingsOf(config.reactions);
+  /**
+   * One ACP prompt turn on the key's session, with the `reply` calls made during it, delivered by
+   * the configured mode, its progress shown as a reaction on the user's message.
+   */
   const runTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext): Observable<never> =>
+    defer(() => {
+      const reactions = new TurnReactions(event, context, reactionSettings);
+      reactions.queued();
+      let ended = false;
+      const end = (ok: boolean) => {
+        ended = true;
+        reactions.end(ok);
+      };
+      return promptTurn(sessionKey, event, context, reactions).pipe(
+        tap({ complete: () => end(true), error: () => end(false) }),
+        finalize(() => {
+          if (!ended) reactions.abandon();
+        }),
+      );
+    });
+  const promptTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext, reactions: TurnReactions): Observable<never> =>
     pool
       .withSession(sessionKey, (session) =>
-        session.prompt(promptOf(session, event, context)).pipe(
+        defer(() => {
+          reactions.thinking();
+          return session.prompt(promptOf(session, event, context));
+        }).pipe(
+          tap({ next: (update) => reactions.update(update), error: () => reactions.agentFailed() }),
           replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
           // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
           catchError((err: unknown) => throwError(() => shown(err, context))),

@@ -13,6 +13,12 @@ export interface Turn {
 export interface TurnContext {
   /** Posts a message through the `beforeSend` stage and the gateway; emits the receipt once acked. */
   readonly send: Send;
+  /**
+   * Posts a status command (a reaction on the user's message) through `beforeSend` and the
+   * gateway, outside the turn's delivery: not counted as delivered, not in the delivery ledger, and
+   * still usable after the turn ended (a reaction cleared after a hold).
+   */
+  readonly sendStatus: Send;
   /** The bus scheduler: the only clock a turn should read (virtual in marble tests). */
   readonly scheduler: SchedulerLike;
   readonly logger: Logger;

@@ -136,24 +136,22 @@ export class GatewayConnector {
 
   #post(socket: WebSocket, message: OutboundMessage, options: { readonly wantAck: boolean }, waitedMs: number): Promise<SendReceipt> {
     const capabilities = this.capabilities(message.platform);
+    if (isReaction(message)) {
+      // As upstream: fire-and-forget, and after a hello only where the platform takes reactions.
+      if (capabilities !== undefined && !capabilities.supportsReactions) return Promise.resolve(reactionSkipped);
+      return this.#write(socket, message);
+    }
     const required = capabilities?.sendAck === true;
     // A negotiated gateway without send_ack cannot be asked for acks: order rests on the socket.
     const askable = capabilities === undefined || required;
     if (options.wantAck && !askable) this.#noteUnackedOrdering(message.platform);
     const requestId = required || (options.wantAck && askable) ? `req_${randomUUID()}` : undefined;
+    if (requestId === undefined) return this.#write(socket, message);
     let frame: string;
     try {
       frame = replyFrame(message, requestId);
     } catch (err) {
-      // Whatever a beforeSend stage handed on: a rejection, never a throw into the caller's stream.
-      return Promise.reject(new SendError("write_failed", "the message cannot be written as a reply frame", { cause: err }));
-    }
-    if (requestId === undefined) {
-      return new Promise((resolve, reject) =>
-        socket.send(frame, (err) =>
-          err === undefined || err === null ? resolve(legacySent) : reject(new SendError("write_failed", "writing to the gateway failed", { cause: err })),
-        ),
-      );
+      return Promise.reject(unwritable(err));
     }
     const timeoutMs = Math.max(0, (required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs) - waitedMs);
     // The waiter exists before the frame leaves, so even an instant ack finds it.
@@ -162,6 +160,21 @@ export class GatewayConnector {
       if (err !== undefined && err !== null) this.#pending.writeFailed(requestId, err);
     });
     return acked;
+  }
+
+  /** Writes a frame that asks for no ack: settled once the socket took it. */
+  #write(socket: WebSocket, message: OutboundMessage): Promise<SendReceipt> {
+    let frame: string;
+    try {
+      frame = replyFrame(message, undefined);
+    } catch (err) {
+      return Promise.reject(unwritable(err));
+    }
+    return new Promise((resolve, reject) =>
+      socket.send(frame, (err) =>
+        err === undefined || err === null ? resolve(legacySent) : reject(new SendError("write_failed", "writing to the gateway failed", { cause: err })),
+      ),
+    );
   }
 
   /** Stops reconnecting and closes the socket; waiting sends settle as if the channel closed. */
@@ -270,6 +283,19 @@ export class GatewayConnector {
     this.#unackedNoted.add(platform);
     this.#options.logger.warn({ reason: "no_send_ack", platform }, "gateway does not ack sends; bubble order relies on the socket");
   }
+}
+
+/** A status reaction on a user's message: never acked, and never sent where the platform takes none. */
+function isReaction(message: OutboundMessage): boolean {
+  return message.command === "add_reaction" || message.command === "remove_reaction";
+}
+
+/** The receipt of a reaction the gateway's hello said the platform cannot show: nothing was posted. */
+const reactionSkipped: SendReceipt = { messageId: "gw_skipped" };
+
+/** Whatever a beforeSend stage handed on: a rejection, never a throw into the caller's stream. */
+function unwritable(cause: unknown): SendError {
+  return new SendError("write_failed", "the message cannot be written as a reply frame", { cause });
 }
 
 function disconnected(cause?: unknown): SendError {

@@ -146,6 +146,10 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     return (this.#send ??= this.#sender());
   }
 
+  get sendStatus(): Send {
+    return this.#options.send;
+  }
+
   start(): void {
     this.#keep(this.#options.pipeline.runValue("beforeDispatch", this.#event, this));
   }

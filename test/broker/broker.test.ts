@@ -225,7 +225,7 @@ describe("Broker on the embedded bus", () => {
     await broker.start();
     await broker.submit(gatewayEvent({ event_id: "e1" }));
     await until(() => records.some((r) => r.msg === "turn failed"), "turn failed");
-    expect(edge.sent.map((m) => m.content.text)).toEqual(["⚠️ The agent could not be started (agent_unavailable)"]);
+    expect(edge.sent.filter((m) => m.command === undefined).map((m) => m.content.text)).toEqual(["⚠️ The agent could not be started (agent_unavailable)"]);
     expect(records.find((r) => r.msg === "turn failed")).toMatchObject({ reason: "turn_failed", err: { type: "AgentSpawnError" } });
   });
 

@@ -170,6 +170,15 @@ describe("features turnstream does not build", () => {
 
   it.each([
     [{ pool: { preload_persisted_sessions: true } }, "pool.preload_persisted_sessions: true is not supported yet: saved sessions resume on their next turn (set preload_persisted_sessions = false)"],
+    [
+      { gateway: { url: "ws://127.0.0.1:8080/ws", message_processing_mode: "per-thread" } },
+      'gateway.message_processing_mode: "per-thread" is not supported yet: every message is its own turn ([queue] mode = "collect" folds messages that arrive during a turn into the next one); set message_processing_mode = "per-message"',
+    ],
+    [
+      { gateway: { url: "ws://127.0.0.1:8080/ws", max_buffered_messages: 20 } },
+      "gateway.max_buffered_messages: is not supported yet: batching (message_processing_mode per-thread / per-lane) is not built, so a batch size has no effect (remove the key)",
+    ],
+    [{ reactions: { mapping: { "👀": "queued" } } }, "reactions.mapping: is not supported yet: reactions show as emoji where the platform takes them, and as nothing elsewhere (remove [reactions.mapping])"],
     [{ metrics: { enabled: true } }, "metrics.enabled: true is not supported yet: turnstream serves no metrics endpoint (set enabled = false)"],
   ])("refuses %j with one clear line instead of accepting it and doing nothing", async (input, line) => {
     const { resolveConfig, ConfigError } = await import("../../src/config/index.js");

@@ -12,8 +12,7 @@ bot_username = "turnbot"
 allowed_channels = ["-1001234567890"]
 allowed_users = ["42", "43"]
 streaming = false
-message_processing_mode = "per-thread"
-max_buffered_messages = 20
+message_processing_mode = "per-message"
 gateway_ack_timeout_secs = 15
 
 [agent]
@@ -53,9 +52,6 @@ done = "✅"
 
 [reactions.timing]
 stall_soft_ms = 15000
-
-[reactions.mapping]
-"👀" = "queued"
 `;
 
 describe("resolveConfig: good configs", () => {
@@ -136,8 +132,8 @@ describe("resolveConfig: good configs", () => {
       streaming: false,
       streaming_placeholder: true,
       telegram_rich_messages: true,
-      message_processing_mode: "per-thread",
-      max_buffered_messages: 20,
+      message_processing_mode: "per-message",
+      max_buffered_messages: 10,
       max_batch_tokens: 24_000,
       gateway_ack_timeout_secs: 15,
       legacy_ack_timeout_secs: 5,
@@ -159,7 +155,6 @@ describe("resolveConfig: good configs", () => {
     expect(config.reactions.tool_display).toBe("compact");
     expect(config.reactions.emojis).toMatchObject({ done: "✅", queued: "👀" });
     expect(config.reactions.timing).toMatchObject({ stall_soft_ms: 15_000, stall_hard_ms: 30_000 });
-    expect(config.reactions.mapping).toEqual({ "👀": "queued" });
   });
 
   it("takes a typed, TOML-shaped object from programmatic callers", () => {

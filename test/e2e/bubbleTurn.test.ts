@@ -19,7 +19,7 @@ async function run(mode: "structured" | "sequential", text: string, options: { d
     ...(options.agentEnv === undefined ? {} : { agentEnv: options.agentEnv }),
   });
   const arrivals: number[] = [];
-  stack.gateway.received.subscribe((frame) => frame.kind === "reply" && arrivals.push(performance.now()));
+  stack.gateway.received.subscribe((frame) => frame.kind === "reply" && frame.frame.command === undefined && arrivals.push(performance.now()));
   stack.gateway.broadcast(userEvent(text));
   return { stack, arrivals };
 }

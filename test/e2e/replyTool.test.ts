@@ -66,7 +66,7 @@ async function start(mode: "structured" | "sequential" | "text", options: { deli
     agentEnv: { MCP_AGENT_LOG: log, MCP_AGENT_SECRETS_DIR: secretsDir, ...options.agentEnv },
   });
   const arrivals: number[] = [];
-  stack.gateway.received.subscribe((frame) => frame.kind === "reply" && arrivals.push(performance.now()));
+  stack.gateway.received.subscribe((frame) => frame.kind === "reply" && frame.frame.command === undefined && arrivals.push(performance.now()));
   const secrets = () =>
     readdirSync(secretsDir).flatMap((file) =>
       (JSON.parse(readFileSync(join(secretsDir, file), "utf8")) as { name: string; value: string }[]).filter((pair) => pair.name === "TURNSTREAM_MCP_SECRET").map((pair) => pair.value),

@@ -125,7 +125,7 @@ describe.each(stackBuses())("a text turn end to end: real gateway socket, real a
     try {
       expect(await until(() => revived.brokerCount === 1, 15_000)).toBe(true);
       const replies: string[] = [];
-      revived.received.subscribe((frame) => frame.kind === "reply" && replies.push(frame.frame.content.text));
+      revived.received.subscribe((frame) => frame.kind === "reply" && frame.frame.command === undefined && replies.push(frame.frame.content.text));
       revived.broadcast(userEvent("prose"));
       expect(await until(() => replies.length === 1, 15_000)).toBe(true);
       expect(replies).toEqual(["hey what's up"]);

@@ -44,8 +44,10 @@ export interface ClusterOptions {
 export class Cluster {
   readonly gateway: DevGateway;
   readonly members: Member[] = [];
-  /** Reply frames the gateway received, in arrival order. */
+  /** Reply frames the gateway received, in arrival order: messages only (status commands are in `commands`). */
   readonly replies: ReplyFrame[] = [];
+  /** Command frames (reactions), in arrival order. */
+  readonly commands: ReplyFrame[] = [];
   readonly #options: ClusterOptions;
   readonly #dir = scratch();
   #configs = 0;
@@ -54,7 +56,7 @@ export class Cluster {
     this.gateway = gateway;
     this.#options = options;
     gateway.received.subscribe((frame) => {
-      if (frame.kind === "reply") this.replies.push(frame.frame);
+      if (frame.kind === "reply") (frame.frame.command === undefined ? this.replies : this.commands).push(frame.frame);
     });
   }
 

@@ -40,8 +40,10 @@ export interface Stack {
   readonly gateway: DevGateway;
   readonly broker: Broker;
   readonly records: LogRecord[];
-  /** Reply frames the gateway received, in order. */
+  /** Reply frames the gateway received, in order: messages only (status commands are in `commands`). */
   readonly replies: ReplyFrame[];
+  /** Command frames (reactions), in order. */
+  readonly commands: ReplyFrame[];
   /** Non-reply frames the gateway received. */
   readonly others: string[];
   /** What the scripted agent observed (`prompt …`, `cancel …`, `new …`). */
@@ -63,8 +65,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dir = scratch();
   const gateway = await DevGateway.start(options.gateway);
   const replies: ReplyFrame[] = [];
+  const commands: ReplyFrame[] = [];
   const others: string[] = [];
-  gateway.received.subscribe((frame) => (frame.kind === "reply" ? replies.push(frame.frame) : others.push(frame.text)));
+  gateway.received.subscribe((frame) => {
+    if (frame.kind !== "reply") others.push(frame.text);
+    else (frame.frame.command === undefined ? replies : commands).push(frame.frame);
+  });
   const { logger, records } = captureLogs();
   const { gateway: gatewayKeys, agent, pool, bus: busKeys, ...rest } = options.config ?? {};
   const nats = stackBus === "nats" ? await (natsServer ??= startNatsServer()) : undefined;
@@ -97,6 +103,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     broker,
     records,
     replies,
+    commands,
     others,
     agentEvents: dir.events,
     async replyCount(count, timeoutMs = 15_000) {

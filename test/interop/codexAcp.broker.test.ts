@@ -42,7 +42,7 @@ describe.skipIf(!codexAcpAvailable())("codex-acp through the broker with the rep
     const started = await startStack({ config: { delivery, agent: codexAgentConfig(codex, workingDir) } });
     stack = started;
     const arrivals: number[] = [];
-    started.gateway.received.subscribe((frame) => frame.kind === "reply" && arrivals.push(performance.now()));
+    started.gateway.received.subscribe((frame) => frame.kind === "reply" && frame.frame.command === undefined && arrivals.push(performance.now()));
     started.gateway.broadcast(userEvent(text));
     return { stack: started, arrivals };
   }

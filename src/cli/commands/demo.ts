@@ -64,6 +64,8 @@ export async function demoCommand(args: readonly string[], io: CliIo): Promise<n
       delivery: deliveryProfiles[delivery],
       // The demo agent's "silent" in sequential mode is this token (an empty reply would say "_(no response)_").
       silent: { enabled: true, token: "NO_REPLY" },
+      // The demo's terminal shows bubbles one per line; status reactions would print between them.
+      reactions: { enabled: false },
     },
   });
   const lines = createInterface({ input: process.stdin, terminal: false });

@@ -4,6 +4,10 @@ import { expecting } from "../expected.js";
 import { int, nonEmptyString, stringList, websocketUrl } from "../fields.js";
 
 /** `[gateway]`: the OpenAB gateway connection. The section is optional; when present, `url` is required. */
+const BATCHING_NOT_BUILT =
+  'is not supported yet: every message is its own turn ([queue] mode = "collect" folds messages that arrive during a turn into the next one); set message_processing_mode = "per-message"';
+const BATCH_SIZE_NOT_BUILT = "batching (message_processing_mode per-thread / per-lane) is not built, so a batch size has no effect (remove the key)";
+
 export const gatewaySection = z.strictObject({
   url: websocketUrl(),
   platform: nonEmptyString()
@@ -25,9 +29,18 @@ export const gatewaySection = z.strictObject({
     .default(false),
   streaming_placeholder: z.boolean().default(true),
   telegram_rich_messages: z.boolean().default(true),
-  message_processing_mode: choice({ values: ["per-message", "per-thread", "per-lane"] }).default("per-message"),
-  max_buffered_messages: int(1).default(10),
-  max_batch_tokens: int(1).default(24_000),
+  // Batching arrivals into one turn (upstream's dispatcher) is not built: every message is its own
+  // turn. The batching modes, and batch sizes other than upstream's defaults, are refused.
+  message_processing_mode: choice({
+    values: ["per-message"],
+    refused: { "per-thread": BATCHING_NOT_BUILT, "per-lane": BATCHING_NOT_BUILT },
+  }).default("per-message"),
+  max_buffered_messages: int(1)
+    .refine((n) => n === 10, { message: `is not supported yet: ${BATCH_SIZE_NOT_BUILT}` })
+    .default(10),
+  max_batch_tokens: int(1)
+    .refine((n) => n === 24_000, { message: `is not supported yet: ${BATCH_SIZE_NOT_BUILT}` })
+    .default(24_000),
   gateway_ack_timeout_secs: int(1).default(12),
   // Without a capability handshake an ack may never come (upstream: 5 s, then counted as sent).
   legacy_ack_timeout_secs: int(1).default(5),

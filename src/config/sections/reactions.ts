@@ -38,7 +38,11 @@ export const reactionsSection = z
     narration_display: z.boolean().default(false),
     emojis,
     timing,
-    // emoji → text, for platforms without reactions.
-    mapping: stringTable().default(() => ({})),
+    // emoji → text, for platforms without reactions: not built, so a non-empty table is refused.
+    mapping: stringTable()
+      .default(() => ({}))
+      .refine((table) => Object.keys(table).length === 0, {
+        message: "is not supported yet: reactions show as emoji where the platform takes them, and as nothing elsewhere (remove [reactions.mapping])",
+      }),
   })
   .prefault({});

@@ -105,5 +105,5 @@ describe("deliverStructured in virtual time", () => {
 });
 
 function turnContext(send: (message: OutboundMessage) => Observable<SendReceipt>, scheduler: TurnContext["scheduler"]): TurnContext {
-  return { send, scheduler, logger: captureLogs().logger, messageLimit: () => 4096 };
+  return { send, sendStatus: send, scheduler, logger: captureLogs().logger, messageLimit: () => 4096 };
 }

@@ -36,7 +36,7 @@ function deliver(transcript: TurnTranscript, options: { proactive?: boolean; con
       sent.push(message);
       return of({ messageId: "m" });
     };
-    const context: TurnContext = { send, scheduler, logger, messageLimit: () => options.limit ?? 4096 };
+    const context: TurnContext = { send, sendStatus: send, scheduler, logger, messageLimit: () => options.limit ?? 4096 };
     const event = gatewayEvent({ proactive: options.proactive ?? false });
     expectObservable(deliverText(transcript, event, context, resolveConfig(options.config ?? {}))).toBe("|");
   });
