@@ -57,16 +57,10 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool 
     defer(() => {
       const reactions = new TurnReactions(event, context, reactionSettings);
       reactions.queued();
-      let ended = false;
-      const end = (ok: boolean) => {
-        ended = true;
-        reactions.end(ok);
-      };
       return promptTurn(sessionKey, event, context, reactions).pipe(
-        tap({ complete: () => end(true), error: () => end(false) }),
-        finalize(() => {
-          if (!ended) reactions.abandon();
-        }),
+        tap({ complete: () => reactions.end(true), error: () => reactions.end(false) }),
+        // Cancelled from outside (shutdown): nothing more is shown. After `end` this changes nothing.
+        finalize(() => reactions.abandon()),
       );
     });
   const promptTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext, reactions: TurnReactions): Observable<never> =>

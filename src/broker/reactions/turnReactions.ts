@@ -105,7 +105,7 @@ export class TurnReactions {
     this.#signals.complete();
   }
 
-  /** The turn was cancelled from outside (shutdown): nothing more is shown. */
+  /** The turn was cancelled from outside (shutdown): nothing more is shown; a no-op after `end`. */
   abandon(): void {
     this.#signals.complete();
   }
