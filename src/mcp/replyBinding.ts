@@ -30,10 +30,6 @@ export class ReplyBinding {
     this.#logger = logger;
   }
 
-  get revoked(): boolean {
-    return this.#revoked;
-  }
-
   /** From now until `close()` is called, calls are this turn's. */
   openTurn(sink: ReplyCallSink): { close(): void } {
     const turn: RunningTurn = { sink, replied: false };

@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import { ScriptedModelServer } from "./scriptedModelServer.js";
 
 /** One chat-completions request the fake received, body parsed. */
 export interface RecordedRequest {
@@ -46,65 +46,29 @@ export const says = (content: string): ScriptedResponse => ({ content });
  * answers with the next scripted step (an HTTP 500 naming the request once the script runs out)
  * and records every request, so tests can assert the tools, messages and tool results sent.
  */
-export class FakeChatCompletions {
+export class FakeChatCompletions extends ScriptedModelServer<ScriptStep> {
   readonly requests: RecordedRequest[] = [];
-  readonly #script: ScriptStep[];
-  readonly #server: Server;
   #callIds = 0;
 
-  private constructor(server: Server, script: ScriptStep[]) {
-    this.#server = server;
-    this.#script = script;
+  static start(script: ScriptStep[] = []): Promise<FakeChatCompletions> {
+    return new FakeChatCompletions(script).listen();
   }
 
-  static async start(script: ScriptStep[] = []): Promise<FakeChatCompletions> {
-    const server = createServer();
-    const fake = new FakeChatCompletions(server, [...script]);
-    server.on("request", (req, res) => {
-      let raw = "";
-      req.setEncoding("utf8").on("data", (chunk: string) => (raw += chunk));
-      req.on("end", () => {
-        void (async () => {
-          if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-            res.writeHead(404).end("not found");
-            return;
-          }
-          const request: RecordedRequest = { path: req.url, headers: req.headers, body: JSON.parse(raw) as RecordedRequest["body"] };
-          fake.requests.push(request);
-          const step = fake.#script.shift();
-          const response = step === undefined ? { status: 500, body: `no scripted response for request ${fake.requests.length}` } : await (typeof step === "function" ? step(request) : step);
-          if (res.destroyed) return; // the client gave up (a cancelled turn)
-          if ("status" in response) {
-            res.writeHead(response.status, { "content-type": "application/json" }).end(response.body);
-            return;
-          }
-          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(fake.#completion(response, request.body.model)));
-        })();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return fake;
-  }
-
-  /** The base URL to configure (`…/v1`). */
-  get url(): string {
-    const { port } = this.#server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}/v1`;
-  }
-
-  /** Appends steps to the script. */
-  push(...steps: ScriptStep[]): void {
-    this.#script.push(...steps);
-  }
-
-  /** Steps not used yet. */
-  get remaining(): number {
-    return this.#script.length;
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  protected async answer(method: string, url: string, headers: IncomingHttpHeaders, raw: string, res: ServerResponse): Promise<void> {
+    if (method !== "POST" || url !== "/v1/chat/completions") {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    const request: RecordedRequest = { path: url, headers, body: JSON.parse(raw) as RecordedRequest["body"] };
+    this.requests.push(request);
+    const step = this.nextStep();
+    const response = step === undefined ? { status: 500, body: `no scripted response for request ${this.requests.length}` } : await (typeof step === "function" ? step(request) : step);
+    if (res.destroyed) return; // the client gave up (a cancelled turn)
+    if ("status" in response) {
+      res.writeHead(response.status, { "content-type": "application/json" }).end(response.body);
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(this.#completion(response, request.body.model)));
   }
 
   #completion(response: { content?: string | null; toolCalls?: readonly ScriptedCall[] }, model: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import { ScriptedModelServer } from "./scriptedModelServer.js";
 
 /** A function the request offers the model, at top level or inside a namespace. */
 export interface ResponsesFunctionTool {
@@ -112,52 +112,16 @@ const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, ou
  * recorded, so tests can assert the tools offered and the tool outputs sent back. `GET
  * <url>/models` answers an empty list; anything else 404, recorded in `otherRequests`.
  */
-export class FakeResponsesApi {
+export class FakeResponsesApi extends ScriptedModelServer<ScriptStep> {
   readonly requests: ResponsesRequest[] = [];
   readonly otherRequests: OtherRequest[] = [];
-  readonly #script: ScriptStep[];
-  readonly #server: Server;
   #ids = 0;
 
-  private constructor(server: Server, script: ScriptStep[]) {
-    this.#server = server;
-    this.#script = script;
+  static start(script: ScriptStep[] = []): Promise<FakeResponsesApi> {
+    return new FakeResponsesApi(script).listen();
   }
 
-  static async start(script: ScriptStep[] = []): Promise<FakeResponsesApi> {
-    const server = createServer();
-    const fake = new FakeResponsesApi(server, [...script]);
-    server.on("request", (req, res) => {
-      let raw = "";
-      req.setEncoding("utf8").on("data", (chunk: string) => (raw += chunk));
-      req.on("end", () => void fake.#answer(req.method ?? "", req.url ?? "", req.headers, raw, res));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return fake;
-  }
-
-  /** The base URL to configure (`…/v1`). */
-  get url(): string {
-    const { port } = this.#server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}/v1`;
-  }
-
-  /** Appends steps to the script. */
-  push(...steps: ScriptStep[]): void {
-    this.#script.push(...steps);
-  }
-
-  /** Steps not used yet. */
-  get remaining(): number {
-    return this.#script.length;
-  }
-
-  async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  async #answer(method: string, url: string, headers: IncomingHttpHeaders, raw: string, res: ServerResponse): Promise<void> {
+  protected async answer(method: string, url: string, headers: IncomingHttpHeaders, raw: string, res: ServerResponse): Promise<void> {
     const path = url.split("?")[0] ?? url;
     if (method !== "POST" || path !== "/v1/responses") {
       this.otherRequests.push({ method, path });
@@ -175,7 +139,7 @@ export class FakeResponsesApi {
     }
     const request: ResponsesRequest = { path, headers, body };
     this.requests.push(request);
-    const step = this.#script.shift();
+    const step = this.nextStep();
     const response = step === undefined ? { status: 500, body: `no scripted response for request ${this.requests.length}` } : await (typeof step === "function" ? step(request) : step);
     if (res.destroyed) return; // the client gave up (a cancelled turn)
     if ("status" in response) {
