@@ -52,7 +52,10 @@ function lines(file: string): ToolLogLine[] {
   }
 }
 
-async function start(mode: "structured" | "sequential" | "text", options: { delivery?: Record<string, unknown>; agentEnv?: Record<string, string> } = {}): Promise<Run> {
+async function start(
+  mode: "structured" | "sequential" | "text",
+  options: { delivery?: Record<string, unknown>; agentEnv?: Record<string, string>; pool?: Record<string, unknown> } = {},
+): Promise<Run> {
   const dir = scratch();
   cleanups.push(dir.cleanup);
   const log = join(dir.dir, "tool.jsonl");
@@ -62,6 +65,7 @@ async function start(mode: "structured" | "sequential" | "text", options: { deli
     config: {
       delivery: { mode, bubble_delay_ms: 400, ...options.delivery },
       agent: { command: process.execPath, args: [mcpAgentPath] },
+      ...(options.pool === undefined ? {} : { pool: options.pool }),
     },
     agentEnv: { MCP_AGENT_LOG: log, MCP_AGENT_SECRETS_DIR: secretsDir, ...options.agentEnv },
   });
@@ -216,6 +220,25 @@ describe("the reply tool over MCP: structured precedence and refusals", () => {
     const [reply] = await run.stack.replyCount(1);
     expect(reply?.content.text).toBe("no reply tool offered");
     expect(run.stack.agentEvents().some((line) => /^mcp-servers \S+ \[\]$/.test(line))).toBe(true);
+  });
+
+  it("a session resumed with session/load is offered the tool again, under a new secret that works", async () => {
+    // One agent at a time: chat-1's session is suspended for chat-2's, then resumed with session/load.
+    const run = await start("structured", { pool: { max_sessions: 1 } });
+    send(run, "reply3", "chat-1");
+    await run.stack.replyCount(3);
+    await turnsComplete(run, 1);
+    send(run, "reply3", "chat-2");
+    await run.stack.replyCount(6);
+    await turnsComplete(run, 2);
+    send(run, "reply3", "chat-1");
+    await run.stack.replyCount(9);
+    const loads = run.stack.agentEvents().filter((line) => line.startsWith("load "));
+    expect(loads).toHaveLength(1);
+    const resumed = loads[0]?.slice("load ".length);
+    expect(run.stack.agentEvents()).toContain(`mcp-servers ${resumed} [{"name":"turnstream","type":"stdio","env":["TURNSTREAM_MCP_ENDPOINT","TURNSTREAM_MCP_SECRET"]}]`);
+    expect(run.stack.replies.filter((r) => r.channel.id === "chat-1").map((r) => r.content.text)).toEqual(["one", "two", "three", "one", "two", "three"]);
+    expect(run.calls().every((line) => line.isError === false)).toBe(true);
   });
 
   it("over HTTP, for an agent that advertises mcpCapabilities.http", async () => {
