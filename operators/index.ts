@@ -12,7 +12,7 @@ export { senderContext } from "./ingress/senderContext.js";
 export { InboundDedupe, inboundDedupeKey, type Claim } from "./ingress/inboundDedupe.js";
 export { debounceInbound, debounceKey, type DebounceInboundOptions } from "./ingress/debounceInbound.js";
 export { isControlCommand } from "./ingress/controlCommand.js";
-export { packPrompt } from "./ingress/packPrompt.js";
+export { packBatch, packPrompt } from "./ingress/packPrompt.js";
 export type {
   GatewayAttachment,
   GatewayChannel,
@@ -37,8 +37,10 @@ export type { TriageVerdict } from "./triage/triageVerdict.js";
 
 // dispatch: keys, partitions, one turn at a time per key
 export { serializeByKey } from "./dispatch/serializeByKey.js";
-export { sessionLanes, type DropPolicy, type LaneBatch, type QueueMode, type SessionLanesOptions } from "./dispatch/sessionLanes.js";
-export { collectedPrompt, summaryLine } from "./dispatch/queuedPrompt.js";
+export { sessionLanes, type BatchBound, type DropPolicy, type LaneBatch, type QueueMode, type SessionLanesOptions } from "./dispatch/sessionLanes.js";
+export { collectedPrompt, overflowNotice, summaryLine } from "./dispatch/queuedPrompt.js";
+export { dispatchKey, type ProcessingMode } from "./dispatch/dispatchKey.js";
+export { batchTokens } from "./dispatch/batchTokens.js";
 export { sessionKey, sessionKeyParts, type SessionKeyParts } from "./dispatch/sessionKey.js";
 export { compositeKey, compositeKeyParts } from "./dispatch/compositeKey.js";
 export { partitionOf } from "./dispatch/partitionOf.js";

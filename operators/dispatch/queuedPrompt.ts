@@ -12,8 +12,11 @@ export function summaryLine(text: string, maxChars = 160): string {
 export function collectedPrompt(messages: readonly { readonly sender: string; readonly text: string }[], dropped: readonly string[] = []): string {
   const parts = ["[Queued messages while agent was busy]"];
   messages.forEach((message, i) => parts.push(`---\nQueued #${i + 1} (from ${message.sender})\n${message.text}`));
-  if (dropped.length > 0) {
-    parts.push(`[Queue overflow] Dropped ${dropped.length} messages due to cap.\nSummary:\n${dropped.map((line) => `- ${line}`).join("\n")}`);
-  }
+  if (dropped.length > 0) parts.push(overflowNotice(dropped));
   return parts.join("\n\n");
+}
+
+/** OpenClaw's overflow block: how many queued messages the cap dropped, and a summary line of each. */
+export function overflowNotice(dropped: readonly string[]): string {
+  return `[Queue overflow] Dropped ${dropped.length} messages due to cap.\nSummary:\n${dropped.map((line) => `- ${line}`).join("\n")}`;
 }

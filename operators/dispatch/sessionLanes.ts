@@ -3,6 +3,18 @@ import { asyncScheduler, from, Observable, Subscription, type ObservableInput, t
 export type QueueMode = "collect" | "followup" | "interrupt";
 export type DropPolicy = "old" | "new" | "summarize";
 
+/**
+ * How much one `collect` batch may hold (OpenAB's `max_buffered_messages` and `max_batch_tokens`):
+ * waiting values are taken oldest first while the batch has fewer than `items` and adding the next
+ * keeps it within `tokens`; the first value is always taken, so one oversize value still runs. What
+ * is left waits, in order, for the next batch, which starts as soon as this one is done.
+ */
+export interface BatchBound<T> {
+  readonly items: number;
+  readonly tokens: number;
+  readonly tokensOf: (value: T) => number;
+}
+
 /** What one turn runs: the values themselves, plus one-line summaries of values the cap dropped. */
 export interface LaneBatch<T> {
   readonly items: readonly T[];
@@ -23,6 +35,8 @@ export interface SessionLanesOptions<T> {
   readonly onDropped: (values: readonly T[], key: string) => void;
   /** Under `interrupt`: a value arrived for a busy key; stop the running work. */
   readonly onInterrupt?: (key: string) => void;
+  /** Under `collect`: the most one batch holds; absent, a batch takes everything waiting. */
+  readonly bound?: BatchBound<T>;
   readonly scheduler?: SchedulerLike;
 }
 
@@ -48,6 +62,7 @@ const NO_SUMMARY: readonly string[] = Object.freeze([]);
  * batch, `followup` runs them one batch each in order, `interrupt` runs only the newest (and asks
  * the running work to stop when it arrives). At most `cap` values wait; `new` refuses the
  * incoming one, `old` drops the oldest, `summarize` drops the oldest but keeps a summary line.
+ * Under `collect`, `bound` caps a batch (OpenAB's batching); the rest runs as the next batch.
  *
  * Hand-written like `serializeByKey`: lanes are removed only when idle, and the quiet window is a
  * per-key timer on the scheduler.
@@ -116,10 +131,24 @@ export function sessionLanes<T, R>(
           lane.timer = scheduler.schedule(() => drainWhenQuiet(key, lane), wait);
           return;
         }
-        const items = options.mode === "followup" ? lane.queue.splice(0, 1) : lane.queue.splice(0);
+        const items = lane.queue.splice(0, takenCount(lane.queue));
         const summary = lane.summary;
         lane.summary = NO_SUMMARY;
         run(key, lane, { items, summary });
+      };
+
+      /** How many of the waiting values the next batch takes. */
+      const takenCount = (queue: readonly T[]): number => {
+        if (options.mode === "followup") return 1;
+        const { bound } = options;
+        if (bound === undefined || options.mode !== "collect") return queue.length;
+        let tokens = bound.tokensOf(queue[0] as T);
+        let count = 1;
+        for (; count < queue.length && count < bound.items; count++) {
+          tokens += bound.tokensOf(queue[count] as T);
+          if (tokens > bound.tokens) break;
+        }
+        return count;
       };
 
       const enqueue = (key: string, lane: Lane<T>, value: T): void => {

@@ -1,4 +1,5 @@
 import type { ContentBlock } from "../dispatch/contentBlock.js";
+import { overflowNotice } from "../dispatch/queuedPrompt.js";
 import { attachmentBlock } from "./attachmentBlock.js";
 import type { GatewayEvent } from "./gatewayEvent.js";
 import { senderContext } from "./senderContext.js";
@@ -21,4 +22,14 @@ export function packPrompt(event: GatewayEvent, receivedAtIso: string): ContentB
     ...text,
     ...blocks.filter((block) => block.type !== "text"),
   ];
+}
+
+/**
+ * A batch's prompt (OpenAB's batching, §13): every arrival packed as `packPrompt` packs one, in
+ * arrival order, after OpenClaw's overflow block when the queue cap dropped messages before them.
+ */
+export function packBatch(events: readonly GatewayEvent[], dropped: readonly string[], receivedAtIso: string): ContentBlock[] {
+  const blocks: ContentBlock[] = dropped.length > 0 ? [{ type: "text", text: overflowNotice(dropped) }] : [];
+  for (const event of events) blocks.push(...packPrompt(event, receivedAtIso));
+  return blocks;
 }

@@ -4,7 +4,7 @@ import { sessionLanes, type LaneBatch, type SessionLanesOptions } from "../../..
 import { collectedPrompt, summaryLine } from "../../../operators/dispatch/queuedPrompt.js";
 import { testScheduler } from "../../helpers/marbles.js";
 
-const cost: Record<string, number> = { a: 10 };
+const cost: Record<string, number> = { a: 10, q: 4 };
 /** Each batch's work takes the first item's cost (default 1) and emits the items joined, plus summaries. */
 const work = (batch: LaneBatch<string>) =>
   of(batch.items.join("") + (batch.summary.length > 0 ? `+${batch.summary.join(",")}` : "")).pipe(delay(cost[batch.items[0] ?? ""] ?? 1));
@@ -124,6 +124,46 @@ describe("sessionLanes: synchronous work", () => {
     expect(log).toEqual(["start k1 at depth 1", "start j1 at depth 2", "end j1", "end k1", "start k2 at depth 1", "end k2", "start k3 at depth 1", "end k3"]);
     expect(seen).toEqual(["j1", "k1", "k2", "k3"]);
     expect(completed).toBe(true);
+  });
+});
+
+describe("sessionLanes: a bounded collect batch (OpenAB's batching)", () => {
+  /** Tokens are the value's length; `a` runs 10 frames, everything else 1. */
+  const bound = (items: number, tokens: number) => ({ items, tokens, tokensOf: (value: string) => value.length });
+
+  it("takes at most `items` waiting values; the rest run as the next batch, in order, at once", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      // a runs 0–10; b c d e wait (quiet since 9); [b c] at 10–11, [d e] at 11–12.
+      expectObservable(cold("a-bcde-----|").pipe(lanes({ bound: bound(2, 100) }))).toBe("10ms x y (z|)", { x: "a", y: "bc", z: "de" });
+    });
+  });
+
+  it("keeps the value that would overflow `tokens` for the next batch", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      // b (1) + cc (2) = 3 fits; + ddd (3) = 6 > 5: ddd waits and heads the next batch with e.
+      const values = { a: "a", b: "b", c: "cc", d: "ddd", e: "e" };
+      expectObservable(cold("a-bcde-----|", values).pipe(lanes({ bound: bound(10, 5) }))).toBe("10ms x y (z|)", { x: "a", y: "bcc", z: "ddde" });
+    });
+  });
+
+  it("always takes the first waiting value, even one over `tokens` alone", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = { a: "a", b: "bbbbbbbb", c: "c" };
+      expectObservable(cold("a-bc-------|", values).pipe(lanes({ bound: bound(10, 5) }))).toBe("10ms x y (z|)", { x: "a", y: "bbbbbbbb", z: "c" });
+    });
+  });
+
+  it("the next batch still waits out the quiet window when a value arrived meanwhile", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      // a runs 0–10; [q c] 10–14 (q costs 4) with d left; e arrives at 12, so [d e] waits until 12 + 5 = 17 and is done at 18.
+      expectObservable(cold("a-qcd-------e--------|").pipe(lanes({ bound: bound(2, 100) }))).toBe("10ms x 3ms y 3ms z 2ms |", { x: "a", y: "qc", z: "de" });
+    });
+  });
+
+  it("is a collect bound only: followup still runs one value per batch", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("a-bc-------|").pipe(lanes({ mode: "followup", bound: bound(5, 100) }))).toBe("10ms x y (z|)", { x: "a", y: "b", z: "c" });
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { attachmentBlock, formatAttachmentSize, PATH_NOT_READ_STATUS } from "../../../operators/ingress/attachmentBlock.js";
-import { packPrompt } from "../../../operators/ingress/packPrompt.js";
+import { packBatch, packPrompt } from "../../../operators/ingress/packPrompt.js";
+import { overflowNotice } from "../../../operators/dispatch/queuedPrompt.js";
 import { senderContext } from "../../../operators/ingress/senderContext.js";
 import { gatewayEvent } from "../../helpers/events.js";
 
@@ -157,5 +158,20 @@ describe("packPrompt (§7.2)", () => {
 
   it("handles content without an attachments array", () => {
     expect(packPrompt(gatewayEvent({ content: { type: "text", text: "x" } }), RECEIVED)).toHaveLength(2);
+  });
+});
+
+describe("packBatch (§13: a batch is its arrivals' blocks, in arrival order)", () => {
+  it("concatenates each arrival's packPrompt, oldest first", () => {
+    const one = gatewayEvent({ text: "one", message_id: "m-1" });
+    const two = gatewayEvent({ text: "two", message_id: "m-2", sender: { id: "u-2", name: "bo", display_name: "Bo", is_bot: false } });
+    expect(packBatch([one, two], [], RECEIVED)).toStrictEqual([...packPrompt(one, RECEIVED), ...packPrompt(two, RECEIVED)]);
+  });
+
+  it("leads with OpenClaw's overflow block when the queue cap dropped messages", () => {
+    const one = gatewayEvent({ text: "one" });
+    const blocks = packBatch([one], ["dropped a", "dropped b"], RECEIVED);
+    expect(blocks[0]).toStrictEqual({ type: "text", text: overflowNotice(["dropped a", "dropped b"]) });
+    expect(blocks.slice(1)).toStrictEqual(packPrompt(one, RECEIVED));
   });
 });

@@ -1,0 +1,17 @@
+import type { GatewayEvent } from "../ingress/gatewayEvent.js";
+import { compositeKey } from "./compositeKey.js";
+import { sessionKey } from "./sessionKey.js";
+
+/** `[gateway] message_processing_mode`: how arrivals are grouped into batches (OpenAB §13). */
+export type ProcessingMode = "per-message" | "per-thread" | "per-lane";
+
+/**
+ * The lane an event waits in for its turn: its session key, or under `per-lane` one lane per
+ * sender in the session (`<session key>:@<sender id>`, the id escaped as `compositeKey` does).
+ * Lanes of one session still share its ACP session, whose pool runs one turn at a time. The `@`
+ * keeps a sender's lane apart from any other lane a worker builds on a session key.
+ */
+export function dispatchKey(event: Pick<GatewayEvent, "platform" | "channel" | "sender">, mode: ProcessingMode): string {
+  const key = sessionKey(event);
+  return mode === "per-lane" ? `${key}:${compositeKey([`@${event.sender.id}`])}` : key;
+}
