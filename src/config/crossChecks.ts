@@ -39,11 +39,40 @@ export function gatewayTokenProblems(gateway: GatewayConfig | undefined): Config
   return [{ path: "gateway", message: "the gateway token is given twice (gateway.token and ?token= in gateway.url): keep one of them" }];
 }
 
+/** OpenAB's defaults for a batch's size: what a `per-message` config may carry without saying anything. */
+const DEFAULT_BATCH = { max_buffered_messages: 10, max_batch_tokens: 24_000 } as const;
+
+/**
+ * `[gateway]` batching against `[queue]`: `per-thread` / `per-lane` batch what arrives during a
+ * turn, which only `[queue] mode = "collect"` does (`followup` runs each message alone, `interrupt`
+ * only the newest); and a batch size means nothing under `per-message`, where no batch forms.
+ */
+export function batchingProblems(config: Config): ConfigProblem[] {
+  const { gateway, queue } = config;
+  if (gateway === undefined) return [];
+  const mode = gateway.message_processing_mode;
+  if (mode !== "per-message") {
+    if (queue.mode === "collect") return [];
+    return [
+      {
+        path: "gateway.message_processing_mode",
+        message: `"${mode}" batches the messages that arrive during a turn, but [queue] mode = "${queue.mode}" ${queue.mode === "followup" ? "runs each as its own turn" : "runs only the newest"}: set queue.mode = "collect" or message_processing_mode = "per-message"`,
+      },
+    ];
+  }
+  return (Object.keys(DEFAULT_BATCH) as (keyof typeof DEFAULT_BATCH)[])
+    .filter((key) => gateway[key] !== DEFAULT_BATCH[key])
+    .map((key) => ({
+      path: `gateway.${key}`,
+      message: `bounds a per-thread or per-lane batch, and message_processing_mode is "per-message", where none forms: set message_processing_mode = "per-thread" or "per-lane", or remove the key`,
+    }));
+}
+
 /**
  * Every check that spans more than one key, run on a config that passed the schema. `run`,
  * `check-config` and the programmatic constructors all get them from resolveConfig, so what one
  * refuses the others refuse with the same line; none of them reads a file or connects.
  */
 export function crossCheckProblems(config: Config): ConfigProblem[] {
-  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus)];
+  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config)];
 }

@@ -171,23 +171,45 @@ describe("features turnstream does not build", () => {
   it.each([
     [{ pool: { preload_persisted_sessions: true } }, "pool.preload_persisted_sessions: true is not supported yet: saved sessions resume on their next turn (set preload_persisted_sessions = false)"],
     [
-      { gateway: { url: "ws://127.0.0.1:8080/ws", message_processing_mode: "per-thread" } },
-      'gateway.message_processing_mode: "per-thread" is not supported yet: every message is its own turn ([queue] mode = "collect" folds messages that arrive during a turn into the next one); set message_processing_mode = "per-message"',
+      { gateway: { url: "ws://127.0.0.1:8080/ws", message_processing_mode: "per-thread" }, queue: { mode: "followup" } },
+      'gateway.message_processing_mode: "per-thread" batches the messages that arrive during a turn, but [queue] mode = "followup" runs each as its own turn: set queue.mode = "collect" or message_processing_mode = "per-message"',
+    ],
+    [
+      { gateway: { url: "ws://127.0.0.1:8080/ws", message_processing_mode: "per-lane" }, queue: { mode: "interrupt" } },
+      'gateway.message_processing_mode: "per-lane" batches the messages that arrive during a turn, but [queue] mode = "interrupt" runs only the newest: set queue.mode = "collect" or message_processing_mode = "per-message"',
     ],
     [
       { gateway: { url: "ws://127.0.0.1:8080/ws", max_buffered_messages: 20 } },
-      "gateway.max_buffered_messages: is not supported yet: batching (message_processing_mode per-thread / per-lane) is not built, so a batch size has no effect (remove the key)",
+      'gateway.max_buffered_messages: bounds a per-thread or per-lane batch, and message_processing_mode is "per-message", where none forms: set message_processing_mode = "per-thread" or "per-lane", or remove the key',
+    ],
+    [
+      { gateway: { url: "ws://127.0.0.1:8080/ws", max_batch_tokens: 1000 } },
+      'gateway.max_batch_tokens: bounds a per-thread or per-lane batch, and message_processing_mode is "per-message", where none forms: set message_processing_mode = "per-thread" or "per-lane", or remove the key',
+    ],
+    [
+      { gateway: { url: "ws://127.0.0.1:8080/ws", telegram_rich_messages: false } },
+      "gateway.telegram_rich_messages: false is not supported: turnstream converts no Markdown tables, so replies keep their tables as written (set telegram_rich_messages = true)",
     ],
     [{ reactions: { mapping: { "👀": "queued" } } }, "reactions.mapping: is not supported yet: reactions show as emoji where the platform takes them, and as nothing elsewhere (remove [reactions.mapping])"],
     [{ metrics: { enabled: true } }, "metrics.enabled: true is not supported yet: turnstream serves no metrics endpoint (set enabled = false)"],
   ])("refuses %j with one clear line instead of accepting it and doing nothing", async (input, line) => {
     const { resolveConfig, ConfigError } = await import("../../src/config/index.js");
     expect(() => resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws" }, ...input })).toThrow(ConfigError);
+    expect.assertions(2);
     try {
       resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws" }, ...input });
     } catch (err) {
       expect((err as InstanceType<typeof ConfigError>).lines()).toEqual([line]);
     }
+  });
+});
+
+describe("batching and [queue]", () => {
+  it.each(["per-thread", "per-lane"])("accepts %s with [queue] mode = \"collect\" (the default) and any batch size", async (mode) => {
+    const { resolveConfig } = await import("../../src/config/index.js");
+    const config = resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws", message_processing_mode: mode, max_buffered_messages: 3, max_batch_tokens: 500 } });
+    expect(config.gateway).toMatchObject({ message_processing_mode: mode, max_buffered_messages: 3, max_batch_tokens: 500 });
+    expect(config.queue.mode).toBe("collect");
   });
 });
 

@@ -4,9 +4,6 @@ import { expecting } from "../expected.js";
 import { int, nonEmptyString, stringList, websocketUrl } from "../fields.js";
 
 /** `[gateway]`: the OpenAB gateway connection. The section is optional; when present, `url` is required. */
-const BATCHING_NOT_BUILT =
-  'is not supported yet: every message is its own turn ([queue] mode = "collect" folds messages that arrive during a turn into the next one); set message_processing_mode = "per-message"';
-const BATCH_SIZE_NOT_BUILT = "batching (message_processing_mode per-thread / per-lane) is not built, so a batch size has no effect (remove the key)";
 
 export const gatewaySection = z.strictObject({
   url: websocketUrl(),
@@ -28,19 +25,16 @@ export const gatewaySection = z.strictObject({
     .refine((on) => !on, { message: "true is not supported yet: turnstream sends each message once (set streaming = false)" })
     .default(false),
   streaming_placeholder: z.boolean().default(true),
-  telegram_rich_messages: z.boolean().default(true),
-  // Batching arrivals into one turn (upstream's dispatcher) is not built: every message is its own
-  // turn. The batching modes, and batch sizes other than upstream's defaults, are refused.
-  message_processing_mode: choice({
-    values: ["per-message"],
-    refused: { "per-thread": BATCHING_NOT_BUILT, "per-lane": BATCHING_NOT_BUILT },
-  }).default("per-message"),
-  max_buffered_messages: int(1)
-    .refine((n) => n === 10, { message: `is not supported yet: ${BATCH_SIZE_NOT_BUILT}` })
-    .default(10),
-  max_batch_tokens: int(1)
-    .refine((n) => n === 24_000, { message: `is not supported yet: ${BATCH_SIZE_NOT_BUILT}` })
-    .default(24_000),
+  // turnstream converts no Markdown tables for any platform: `true` (Telegram keeps them) is what it does.
+  telegram_rich_messages: z
+    .boolean()
+    .refine((on) => on, { message: "false is not supported: turnstream converts no Markdown tables, so replies keep their tables as written (set telegram_rich_messages = true)" })
+    .default(true),
+  // Upstream's dispatcher: how arrivals are grouped into turns, and how big one batch may be. How
+  // they combine with `[queue]` is checked across sections (`batchingProblems`).
+  message_processing_mode: choice({ values: ["per-message", "per-thread", "per-lane"] }).default("per-message"),
+  max_buffered_messages: int(1).default(10),
+  max_batch_tokens: int(1).default(24_000),
   gateway_ack_timeout_secs: int(1).default(12),
   // Without a capability handshake an ack may never come (upstream: 5 s, then counted as sent).
   legacy_ack_timeout_secs: int(1).default(5),
