@@ -7,7 +7,7 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { inboundDedupeKey } from "../../operators/ingress/inboundDedupe.js";
 import { withReplyCalls } from "../../operators/delivery/withReplyCalls.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
-import { packPrompt } from "../../operators/ingress/packPrompt.js";
+import { packBatch, packPrompt } from "../../operators/ingress/packPrompt.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
 import type { PooledSession, SessionPool } from "../acp/pool.js";
 import type { ReplyToolHost } from "../mcp/replyToolHost.js";
@@ -22,9 +22,10 @@ import { SEQUENTIAL_MODE_OFF_WARNING } from "./delivery/deliveryLogMessages.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
-import { reactionSettingsOf, TurnReactions } from "./reactions/turnReactions.js";
+import { markQueued, reactionSettingsOf, TurnReactions } from "./reactions/turnReactions.js";
 import { userFacingError } from "./userFacingError.js";
-import type { TurnContext, TurnHandler } from "./turn.js";
+import { BatchDispatch } from "./batchDispatch.js";
+import type { TurnBatch, TurnContext, TurnHandler } from "./turn.js";
 
 export interface AgentTurnHandlerOptions {
   readonly pool: SessionPool;
@@ -43,9 +44,13 @@ export interface AgentTurnHandlerOptions {
  */
 export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool }: AgentTurnHandlerOptions): TurnHandler {
   const instructions = replyTool !== undefined && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
-  /** The turn's prompt: the event packed as OpenAB packs it, after the reply tool's instructions on a session's first prompt. */
-  const promptOf = (session: PooledSession, event: GatewayEvent, context: TurnContext): ContentBlock[] => {
-    const packed = packPrompt(event, new Date(context.scheduler.now()).toISOString());
+  /**
+   * The turn's prompt: the event (a batch: each of its arrivals) packed as OpenAB packs it, after
+   * the reply tool's instructions on a session's first prompt.
+   */
+  const promptOf = (session: PooledSession, event: GatewayEvent, dispatch: BatchDispatch | undefined, context: TurnContext): ContentBlock[] => {
+    const receivedAt = new Date(context.scheduler.now()).toISOString();
+    const packed = dispatch === undefined ? packPrompt(event, receivedAt) : packBatch(dispatch.events, dispatch.batch.dropped, receivedAt);
     return instructions !== undefined && session.firstPrompt ? [{ type: "text", text: instructions }, ...packed] : packed;
   };
   const reactionSettings = reactionSettingsOf(config.reactions);
@@ -53,22 +58,30 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool 
    * One ACP prompt turn on the key's session, with the `reply` calls made during it, delivered by
    * the configured mode, its progress shown as a reaction on the user's message.
    */
-  const runTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext): Observable<never> =>
+  const runTurn = (sessionKey: string, event: GatewayEvent, batch: TurnBatch | undefined, context: TurnContext): Observable<never> =>
     defer(() => {
+      // A batch: 👀 on every arrival, the turn's own reaction on the last (its event), as upstream.
+      const dispatch = batch === undefined ? undefined : new BatchDispatch(event, batch, context);
+      if (batch !== undefined) markQueued(batch.earlier, context, reactionSettings);
       const reactions = new TurnReactions(event, context, reactionSettings);
       reactions.queued();
-      return promptTurn(sessionKey, event, context, reactions).pipe(
+      return promptTurn(sessionKey, event, dispatch, context, reactions).pipe(
         tap({ complete: () => reactions.end(true), error: () => reactions.end(false) }),
         // Cancelled from outside (shutdown): nothing more is shown. After `end` this changes nothing.
-        finalize(() => reactions.abandon()),
+        finalize(() => {
+          reactions.abandon();
+          dispatch?.done();
+        }),
       );
     });
-  const promptTurn = (sessionKey: string, event: GatewayEvent, context: TurnContext, reactions: TurnReactions): Observable<never> =>
+  const promptTurn = (sessionKey: string, event: GatewayEvent, dispatch: BatchDispatch | undefined, context: TurnContext, reactions: TurnReactions): Observable<never> =>
     pool
       .withSession(sessionKey, (session) =>
         defer(() => {
           reactions.thinking();
-          return session.prompt(promptOf(session, event, context));
+          const blocks = promptOf(session, event, dispatch, context);
+          dispatch?.packed(blocks.length);
+          return session.prompt(blocks);
         }).pipe(
           tap({ next: (update) => reactions.update(update), error: () => reactions.agentFailed() }),
           replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
@@ -79,7 +92,7 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool 
       )
       .pipe(toldTheUser(event, context));
 
-  const handler: TurnHandler = ({ sessionKey, event }, context) => {
+  const handler: TurnHandler = ({ sessionKey, event, batch }, context) => {
     switch (slashCommand(event.content.text)) {
       case "cancel":
         return defer(() => sendText(context, event, cancelReply({ kind: pool.cancel(sessionKey) ? "sent" : "no_turn" })));
@@ -89,7 +102,7 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool 
           toldTheUser(event, context),
         );
       default:
-        return onceOnly(event, context, inboundDedupe, () => runTurn(sessionKey, event, context));
+        return onceOnly(event, context, inboundDedupe, () => runTurn(sessionKey, event, batch, context));
     }
   };
   // `/cancel` must reach the turn it cancels, which holds the session's lane.

@@ -7,6 +7,23 @@ import type { Send } from "../pipeline/send.js";
 export interface Turn {
   readonly sessionKey: string;
   readonly event: GatewayEvent;
+  /** Under OpenAB batching (`per-thread` / `per-lane`): the batch `event` ends; absent otherwise. */
+  readonly batch?: TurnBatch;
+}
+
+/**
+ * A batched turn's arrivals (`[gateway] message_processing_mode` `per-thread` or `per-lane`): the
+ * prompt packs every arrival, and reactions are anchored on the last one, which is the turn's event.
+ */
+export interface TurnBatch {
+  /** The arrivals before the turn's event, oldest first (none for a batch of one). */
+  readonly earlier: readonly GatewayEvent[];
+  /** Summary lines of messages the queue cap dropped before these. */
+  readonly dropped: readonly string[];
+  /** The lane the batch waited in: the session key, with the sender under `per-lane`. */
+  readonly laneKey: string;
+  /** How long each arrival waited for this turn (ms), in arrival order, the turn's event last. */
+  readonly waitMs: readonly number[];
 }
 
 /** What a turn handler may use. */

@@ -24,6 +24,8 @@ export interface BatchSlots {
   readonly isCurrent: (item: Intake) => boolean;
   /** A turn started (+1) or ended (-1) on `partition`. */
   count(partition: number, delta: number): void;
+  /** OpenAB batching (`per-thread` / `per-lane`): a turn runs on its last message with the others as its batch. */
+  readonly batching: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export interface BatchSlots {
 export class BatchRun {
   readonly #slots: BatchSlots;
   readonly #batch: LaneBatch<Intake>;
+  readonly #laneKey: string;
   readonly #lane: Subscriber<never>;
   readonly #turns: (readonly Intake[])[];
   #next = 0;
@@ -55,9 +58,10 @@ export class BatchRun {
   /** Turns finished so far: a step kept after its turn already finished would cancel the next one. */
   #turnNumber = 0;
 
-  constructor(slots: BatchSlots, batch: LaneBatch<Intake>, lane: Subscriber<never>) {
+  constructor(slots: BatchSlots, batch: LaneBatch<Intake>, laneKey: string, lane: Subscriber<never>) {
     this.#slots = slots;
     this.#batch = batch;
+    this.#laneKey = laneKey;
     this.#lane = lane;
     this.#turns = turnsOf(batch.items);
     // Cancelled with its lane (the worker stopping): what runs stops, and the turn no longer counts as running.
@@ -128,7 +132,8 @@ export class BatchRun {
     // The cap's summary lines go with the batch's first turn only.
     const dropped = this.#next === 1 ? this.#batch.summary : NO_SUMMARY;
     const turn = this.#turnNumber;
-    const run = runTurn(messages, { dropped, marked }, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
+    const shape = this.#slots.batching ? { dropped, marked, batch: { laneKey: this.#laneKey, receivedAt: items.map(receivedAtOf) } } : { dropped, marked };
+    const run = runTurn(messages, shape, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
     // Kept only while this turn still runs: one that finished within the call may have started the next.
     if (this.#turnNumber === turn) this.#keep(run);
   }
@@ -168,6 +173,7 @@ export class BatchRun {
 const NO_SUMMARY: readonly string[] = Object.freeze([]);
 
 const messageOf = (item: Intake) => item.message;
+const receivedAtOf = (item: Intake) => item.receivedAt;
 
 /** A batch's items as turns: consecutive human messages together, control commands and proactive events alone. */
 function turnsOf(items: readonly Intake[]): (readonly Intake[])[] {

@@ -9,6 +9,8 @@ export interface IntakeMessage<T> {
   readonly partition: number;
   /** Which subscription of the partition delivered it; a partition given up and taken again gets a new epoch. */
   readonly epoch: number;
+  /** When this worker took it from the bus (bus clock, ms): how long it then waited for its turn. */
+  readonly receivedAt: number;
 }
 
 export interface PartitionIntakeOptions {
@@ -69,7 +71,7 @@ export class PartitionIntake<T> {
           partition,
           this.#takeover(partition)
             .pipe(concatMap(() => this.#consume(partition)))
-            .subscribe((message) => subscriber.next({ message, partition, epoch })),
+            .subscribe((message) => subscriber.next({ message, partition, epoch, receivedAt: this.#options.bus.scheduler.now() })),
         );
       }
     });

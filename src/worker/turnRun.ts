@@ -15,7 +15,7 @@ import { isStateOutage } from "../state/errors.js";
 import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
 import { collected } from "../broker/collectedTurn.js";
 import { AlreadyDeliveredError, NoAgentError } from "../broker/errors.js";
-import type { TurnContext, TurnHandler } from "../broker/turn.js";
+import type { TurnBatch, TurnContext, TurnHandler } from "../broker/turn.js";
 import { triageLogMessage } from "../broker/triageLogMessages.js";
 import { completeInLedger, ledgerKey, ledgerSend } from "../broker/turnLedger.js";
 
@@ -42,6 +42,11 @@ export type TurnEnd = "settled" | "deferred";
 export interface TurnShape {
   readonly dropped: readonly string[];
   readonly marked: boolean;
+  /**
+   * Under OpenAB batching: the lane and when each message reached the worker (bus clock). The turn
+   * then runs on its last message with the others as its batch, instead of OpenClaw's collect prompt.
+   */
+  readonly batch?: { readonly laneKey: string; readonly receivedAt: readonly number[] };
 }
 
 /**
@@ -82,6 +87,8 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   readonly #options: TurnRunOptions;
   readonly #done: (end: TurnEnd) => void;
   readonly #event: GatewayEvent;
+  /** Under OpenAB batching; handed to the handler with the first value the stage lets through. */
+  #batch: TurnBatch | undefined;
   readonly #key: string;
   readonly #startedAt: number;
   // Made only when a line is written or the handler asks: a pino child costs more than the rest of an instant turn.
@@ -100,15 +107,27 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#shape = shape;
     this.#options = options;
     this.#done = done;
-    this.#event =
-      messages.length === 1 && shape.dropped.length === 0
-        ? (messages[0] as DurableMessage<GatewayEvent>).data
-        : collected(
-            messages.map((message) => message.data),
-            shape.dropped,
-          );
-    this.#key = sessionKey(this.#event);
     this.#startedAt = options.bus.scheduler.now();
+    const last = (messages[messages.length - 1] as DurableMessage<GatewayEvent>).data;
+    if (shape.batch !== undefined) {
+      const { laneKey, receivedAt } = shape.batch;
+      this.#event = last;
+      this.#batch = {
+        earlier: messages.slice(0, -1).map((message) => message.data),
+        dropped: shape.dropped,
+        laneKey,
+        waitMs: receivedAt.map((at) => this.#startedAt - at),
+      };
+    } else {
+      this.#event =
+        messages.length === 1 && shape.dropped.length === 0
+          ? last
+          : collected(
+              messages.map((message) => message.data),
+              shape.dropped,
+            );
+    }
+    this.#key = sessionKey(this.#event);
   }
 
   /** Cancels what still runs (the worker stopping); `done` is not called after this. */
@@ -211,8 +230,11 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     }
     if (logger.isLevelEnabled("debug")) this.logger.debug({ deliveryCount: this.#messages[0]?.deliveryCount, collected: this.#messages.length }, "turn started");
     let result: Observable<unknown>;
+    const batch = this.#batch;
+    this.#batch = undefined;
     try {
-      result = from(handler({ sessionKey: event === this.#event ? this.#key : sessionKey(event), event }, this));
+      const key = event === this.#event ? this.#key : sessionKey(event);
+      result = from(handler(batch === undefined ? { sessionKey: key, event } : { sessionKey: key, event, batch }, this));
     } catch (err) {
       this.#end(false, err);
       return;

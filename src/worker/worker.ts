@@ -1,7 +1,9 @@
 import { defer, filter, firstValueFrom, map, Observable, of, Subject, take } from "rxjs";
 import { summaryLine } from "../../operators/dispatch/queuedPrompt.js";
+import { batchTokens } from "../../operators/dispatch/batchTokens.js";
+import { dispatchKey, type ProcessingMode } from "../../operators/dispatch/dispatchKey.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
-import { sessionLanes, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
+import { sessionLanes, type BatchBound, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
@@ -48,6 +50,8 @@ export class Worker {
   readonly #options: WorkerOptions;
   readonly #slots: BatchSlots;
   readonly #intake: PartitionIntake<GatewayEvent>;
+  /** `[gateway] message_processing_mode`: what a lane is, and whether its batches are OpenAB's. */
+  readonly #processing: ProcessingMode;
   /** Turns running right now. */
   #inFlight = 0;
   /** The last running turn just finished (told only while someone waits: a turn per event must not cost a notification). */
@@ -64,6 +68,7 @@ export class Worker {
 
   constructor(options: WorkerOptions) {
     this.#options = options;
+    this.#processing = options.config.gateway?.message_processing_mode ?? "per-message";
     this.#intake = new PartitionIntake<GatewayEvent>({ bus: options.bus, subjects: options.subjects, ownership: options.ownership, logger: options.logger });
     const turn: TurnRunOptions = {
       bus: options.bus,
@@ -90,6 +95,7 @@ export class Worker {
       accepting: options.accepting,
       isCurrent: (item) => intake.isCurrent(item),
       count: (partition, delta) => this.#count(partition, delta),
+      batching: this.#processing !== "per-message",
     };
   }
 
@@ -103,7 +109,7 @@ export class Worker {
     const { queue } = this.#options.config;
     const { handler, logger } = this.#options;
     return this.#intake.messages.pipe(
-      sessionLanes((item) => this.#laneOf(item), (batch) => this.#batch(batch), {
+      sessionLanes((item) => this.#laneOf(item), (batch, key) => this.#batch(batch, key), {
         mode: queue.mode,
         quietMs: queue.debounce_ms,
         cap: queue.cap,
@@ -116,6 +122,7 @@ export class Worker {
           }
         },
         onInterrupt: (key) => handler?.interrupt?.(key),
+        ...this.#bound(),
         scheduler: this.#options.bus.scheduler,
       }),
     );
@@ -137,16 +144,26 @@ export class Worker {
     return firstValueFrom(this.#partitionIdle.pipe(filter((idle) => idle === partition), map(() => undefined)), { defaultValue: undefined });
   }
 
-  /** The session's lane, or a lane of its own for an event the handler must see at once (`/cancel`). */
+  /**
+   * The event's lane (`dispatchKey`: the session, or the session and sender under `per-lane`), or a
+   * lane of its own for an event the handler must see at once (`/cancel`).
+   */
   #laneOf({ message }: Intake): string {
-    const key = sessionKey(message.data);
-    // A fourth `:` part: no session key has one, so this lane is never another conversation's.
-    return this.#options.handler?.bypassesLane?.(message.data) === true ? `${key}:${message.seq}` : key;
+    // A fourth `:` part of digits: no session or sender lane has one, so this lane is never another's.
+    if (this.#options.handler?.bypassesLane?.(message.data) === true) return `${sessionKey(message.data)}:${message.seq}`;
+    return dispatchKey(message.data, this.#processing);
+  }
+
+  /** Under OpenAB batching, how much one batch holds (`max_buffered_messages`, `max_batch_tokens`). */
+  #bound(): { bound?: BatchBound<Intake> } {
+    const { gateway } = this.#options.config;
+    if (gateway === undefined || this.#processing === "per-message") return {};
+    return { bound: { items: gateway.max_buffered_messages, tokens: gateway.max_batch_tokens, tokensOf: (item) => batchTokens(item.message.data) } };
   }
 
   /** A lane's batch: one stream, its turns on callbacks (`BatchRun`), which composition cannot express without a stream per turn. */
-  #batch(batch: LaneBatch<Intake>): Observable<never> {
-    return new Observable<never>((subscriber) => new BatchRun(this.#slots, batch, subscriber).run());
+  #batch(batch: LaneBatch<Intake>, laneKey: string): Observable<never> {
+    return new Observable<never>((subscriber) => new BatchRun(this.#slots, batch, laneKey, subscriber).run());
   }
 
   #count(partition: number, delta: number): void {

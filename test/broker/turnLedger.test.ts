@@ -48,7 +48,7 @@ function held(event: GatewayEvent, deliveryCount: number): IntakeMessage<Gateway
     nak: () => undefined,
     working: () => undefined,
   } as DurableMessage<GatewayEvent>;
-  return { message, partition: 0, epoch: 1, acks: () => acks };
+  return { message, partition: 0, epoch: 1, receivedAt: 0, acks: () => acks };
 }
 
 const started = (attempts: number, delivered: number): LedgerRecord => ({ state: "started", attempts, delivered, updatedAt: 1 });

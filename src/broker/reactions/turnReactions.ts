@@ -48,6 +48,22 @@ export function reactionSignalOf(event: AgentEvent): ReactionSignal {
 }
 
 /**
+ * 👀 on a batch's earlier arrivals, as upstream marks every message of a batch it dispatches (the
+ * turn's own status reaction is on its last message). Each is sent once and left; one that fails
+ * is logged and dropped.
+ */
+export function markQueued(events: readonly GatewayEvent[], context: TurnContext, settings: ReactionSettings | undefined): void {
+  if (settings === undefined) return;
+  const change = { op: "add", emoji: settings.emojis.queued } as const;
+  for (const event of events) {
+    if (event.message_id === "") continue;
+    context.sendStatus(reactionMessage(event, change)).subscribe({
+      error: (err: unknown) => context.logger.debug({ reason: "reaction_failed", op: change.op, err }, "status reaction not sent"),
+    });
+  }
+}
+
+/**
  * One turn's status reaction on the user's message: signals in, reaction commands out through
  * `context.sendStatus`, one after another (a change's add before its remove). A reaction that
  * fails is logged and dropped — never the turn's failure. Outlives the turn only for

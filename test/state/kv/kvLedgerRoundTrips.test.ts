@@ -37,7 +37,7 @@ function counted(kv: KV): { kv: KV; ops: string[] } {
 async function turn(ledger: KvDeliveryLedger, event: GatewayEvent, deliveryCount: number, sends: number): Promise<void> {
   const { logger } = captureLogs();
   const message = { data: event, deliveryCount, ack: () => undefined } as unknown as DurableMessage<GatewayEvent>;
-  const admission = await firstValueFrom(admitByLedger([{ message, partition: 0, epoch: 1 }], { ledger, now: 1, logger, retryInMs: 1_000 }));
+  const admission = await firstValueFrom(admitByLedger([{ message, partition: 0, epoch: 1, receivedAt: 0 }], { ledger, now: 1, logger, retryInMs: 1_000 }));
   expect(admission.run).toHaveLength(1);
   const gateway: Send = () => of({ messageId: "m" });
   const send = ledgerSend(gateway, { ledger, keys: [ledgerKey(event)], now: () => 2, marked: admission.marked, messageLimit: () => 4_000, logger });
