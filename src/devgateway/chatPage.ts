@@ -15,8 +15,11 @@ export const chatPageHeaders: Readonly<Record<string, string>> = {
  * The dev gateway's web chat page (`GET /`): one self-contained document, no build step and no
  * external assets. It talks to `/ui` on the same host (passing on its own `?token=`, which the
  * gateway requires along with the page's own origin), sends
- * `{ text, proactive, eventId? }`, and shows each `{ kind: "reply" }` as its own bubble with the
- * time since the user's message. Message text only ever goes through `textContent`.
+ * `{ text, proactive, eventId?, clientId }`, and shows each `{ kind: "reply" }` as its own bubble with the
+ * time since the user's message. The gateway answers each message with its id (`{ kind: "sent", clientId, messageId }`),
+ * and `add_reaction` / `remove_reaction` commands on that id show as the status reaction under the
+ * message, as a chat app shows it; other commands are notes. Message text only ever goes through
+ * `textContent`.
  */
 export const chatPageHtml = `<!doctype html>
 <html lang="en">
@@ -36,6 +39,8 @@ export const chatPageHtml = `<!doctype html>
   .note { align-self: center; color: #555; font-size: .85rem; font-style: italic; }
   .quote { display: block; font-size: .75rem; color: #666; }
   .gap { display: block; font-size: .75rem; color: #666; margin-top: .15rem; }
+  .reactions { display: table; margin: .25rem 0 -.1rem auto; padding: .05rem .4rem; border-radius: .8rem; background: #fff; color: #1d1d1f; font-size: .95rem; }
+  .reactions:empty { display: none; }
   #typing { padding: 0 1rem .3rem; color: #555; font-size: .85rem; }
   form { display: flex; flex-wrap: wrap; gap: .5rem; padding: .6rem 1rem 1rem; border-top: 1px solid #ddd; background: #fff; }
   #text { flex: 1 1 14rem; padding: .5rem; font: inherit; }
@@ -65,6 +70,11 @@ export const chatPageHtml = `<!doctype html>
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = scheme + "//" + location.host + "/ui" + (token ? "?token=" + encodeURIComponent(token) : "");
   let ws, sentAt = performance.now(), idleTimer, idleSeen = false, queue = [];
+  // The user's messages still waiting for the id the gateway gives them, by the page's own name.
+  const unnamed = new Map();
+  let nextClientId = 1;
+  // Each message's reactions, in the order they were added.
+  const reactionsOf = new Map();
 
   function part(li, className, text) {
     const span = document.createElement("span");
@@ -80,6 +90,19 @@ export const chatPageHtml = `<!doctype html>
     if (gapMs !== undefined) part(li, "gap", "+" + (gapMs / 1000).toFixed(2) + " s");
     log.appendChild(li);
     log.scrollTop = log.scrollHeight;
+    return li;
+  }
+  function react(command, messageId, emoji) {
+    const li = Array.from(log.querySelectorAll(".mine")).find((item) => item.dataset.messageId === messageId);
+    if (li === undefined) return false;
+    const shown = reactionsOf.get(li) ?? [];
+    const next = command === "add_reaction" ? shown.filter((e) => e !== emoji).concat([emoji]) : shown.filter((e) => e !== emoji);
+    reactionsOf.set(li, next);
+    let span = li.querySelector(".reactions");
+    if (span === null) { span = document.createElement("span"); span.className = "reactions"; li.appendChild(span); }
+    span.textContent = next.join(" ");
+    span.setAttribute("aria-label", next.length === 0 ? "no reaction" : "reaction " + next.join(" "));
+    return true;
   }
   function setTyping(on) {
     typing.hidden = !on;
@@ -95,7 +118,14 @@ export const chatPageHtml = `<!doctype html>
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       if (message.kind === "idle") { idleSeen = true; setTyping(false); return; }
+      if (message.kind === "sent") {
+        const li = unnamed.get(message.clientId);
+        unnamed.delete(message.clientId);
+        if (li !== undefined) li.dataset.messageId = String(message.messageId);
+        return;
+      }
       if (message.kind !== "reply") return;
+      if ((message.command === "add_reaction" || message.command === "remove_reaction") && react(message.command, message.replyTo, message.text)) return;
       if (message.command !== undefined) { add("note", "command: " + message.command + " " + message.text); return; }
       add("bubble", message.text, performance.now() - sentAt, message.quote);
       if (!typing.hidden) setTyping(true);
@@ -105,12 +135,13 @@ export const chatPageHtml = `<!doctype html>
     event.preventDefault();
     const text = $("text").value;
     if (text.trim() === "") return;
-    const message = { text, proactive: $("proactive").checked };
+    const clientId = "c" + nextClientId++;
+    const message = { text, proactive: $("proactive").checked, clientId };
     const eventId = $("eventId").value.trim();
     if ($("fixedId").checked && eventId !== "") message.eventId = eventId;
     const wire = JSON.stringify(message);
     if (ws.readyState === WebSocket.OPEN) ws.send(wire); else queue.push(wire);
-    add("mine", text);
+    unnamed.set(clientId, add("mine", text));
     sentAt = performance.now();
     $("text").value = "";
     setTyping(true);

@@ -43,7 +43,13 @@ export interface DevGatewayOptions {
 }
 
 /** What the web chat page sends on `/ui`. */
-const uiMessageSchema = z.object({ text: z.string().min(1), proactive: z.boolean().default(false), eventId: z.string().min(1).optional() });
+const uiMessageSchema = z.object({
+  text: z.string().min(1),
+  proactive: z.boolean().default(false),
+  eventId: z.string().min(1).optional(),
+  /** The page's own name for the message, echoed with the message id the gateway gave it. */
+  clientId: z.string().min(1).max(64).optional(),
+});
 
 /** A request the gateway refused; `path` is one the gateway serves, or "other" (never the query, which holds the token). */
 export interface Refusal {
@@ -220,8 +226,11 @@ export class DevGateway {
       }
       const message = uiMessageSchema.safeParse(json);
       if (!message.success) return;
-      const { text, proactive, eventId } = message.data;
-      this.broadcast(devEvent(text, { proactive, ...(eventId === undefined ? {} : { eventId }) }));
+      const { text, proactive, eventId, clientId } = message.data;
+      const event = devEvent(text, { proactive, ...(eventId === undefined ? {} : { eventId }) });
+      this.broadcast(event);
+      // The page learns its message's id, so reactions on it show on the message itself.
+      if (clientId !== undefined) ws.send(JSON.stringify({ kind: "sent", clientId, messageId: event.message_id }));
     });
   }
 
@@ -230,7 +239,7 @@ export class DevGateway {
       kind: "reply",
       text: frame.content.text,
       ...(frame.quote_message_id === undefined ? {} : { quote: frame.quote_message_id }),
-      ...(frame.command === undefined ? {} : { command: frame.command }),
+      ...(frame.command === undefined ? {} : { command: frame.command, replyTo: frame.reply_to }),
     });
     for (const ws of this.#uis) ws.send(message);
   }

@@ -85,7 +85,7 @@ describe("the dev gateway's chat page and /ui socket (no browser)", () => {
     const toUi = inbox(ui);
     expect(gateway.brokerCount).toBe(1); // the UI is not a broker
 
-    ui.send(JSON.stringify({ text: "hello" }));
+    ui.send(JSON.stringify({ text: "hello", clientId: "c1" }));
     ui.send(JSON.stringify({ text: "retry", proactive: true, eventId: "evt_42" }));
     ui.send("not json");
     ui.send(JSON.stringify({ text: "" }));
@@ -101,6 +101,9 @@ describe("the dev gateway's chat page and /ui socket (no browser)", () => {
       proactive: false,
     });
     expect(toBroker[1]).toMatchObject({ event_id: "evt_42", content: { text: "retry" }, proactive: true });
+    // The page's message learns its id (only when it named itself).
+    expect(await until(() => toUi.length >= 1, 5_000)).toBe(true);
+    expect(toUi.splice(0)).toEqual([{ kind: "sent", clientId: "c1", messageId: (toBroker[0] as { message_id: string }).message_id }]);
 
     const reply = (text: string, extra: Record<string, unknown> = {}) =>
       JSON.stringify({ schema: "openab.gateway.reply.v1", reply_to: "msg-1", platform: "telegram", channel: { id: "dev-chat" }, content: { type: "text", text }, ...extra });
@@ -113,7 +116,7 @@ describe("the dev gateway's chat page and /ui socket (no browser)", () => {
     expect(toUi).toEqual([
       { kind: "reply", text: "on it" },
       { kind: "reply", text: "line 1\nline 2", quote: "msg-1" },
-      { kind: "reply", text: "", command: "typing" },
+      { kind: "reply", text: "", command: "typing", replyTo: "msg-1" },
       { kind: "idle" },
     ]);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -175,6 +178,23 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
     // Nothing reports the turn's end here, so the page stops "typing" 3 s after the last bubble.
     await expect.poll(() => page.locator("#typing").isVisible(), { timeout: 6_000 }).toBe(false);
     expect(await page.locator(".bubble").count()).toBe(3);
+  });
+
+  it("status reactions show under the user's message as they change, ending in 🆗 and a face", async () => {
+    stack = await startStack({ config: { reactions: { timing: { debounce_ms: 100, stall_soft_ms: 60_000, stall_hard_ms: 120_000 } } } });
+    const page = await openPage(stack);
+    await page.fill("#text", "slowtool 600");
+    await page.click("#send");
+    const reaction = page.locator(".mine .reactions");
+    // While the tool runs, its state (👨‍💻 for a file tool) is what the message shows.
+    await expect.poll(() => reaction.textContent(), { timeout: 10_000 }).toBe("👨‍💻");
+    await page.locator(".bubble").first().waitFor({ timeout: 15_000 });
+    await expect.poll(async () => (await reaction.textContent())?.startsWith("🆗 "), { timeout: 10_000 }).toBe(true);
+    // Two reactions at the end, as upstream leaves them: 🆗 and a face. No command notes.
+    expect((await reaction.textContent())?.split(" ")).toHaveLength(2);
+    expect(await page.locator(".note").count()).toBe(0);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: `${artifacts}chat-page-reactions.png`, fullPage: true });
   });
 
   it("a proactive message in quiet hours shows no bubble, and the typing indicator goes on idle", async () => {
