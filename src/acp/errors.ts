@@ -115,6 +115,22 @@ export class PoolClosedError extends Error {
   }
 }
 
+/**
+ * `[pool] preload_persisted_sessions` could not restore the saved sessions at start-up, so the
+ * broker does not start (as upstream: too many for `max_sessions`, the ids could not be read, the
+ * agent cannot load sessions, or one failed to load). `reason` is stable, for the log.
+ */
+export class PreloadError extends Error {
+  override readonly name = "PreloadError";
+  constructor(
+    readonly reason: "too_many_sessions" | "store_unreadable" | "load_unsupported" | "load_failed",
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`pool.preload_persisted_sessions: cannot restore the saved sessions: ${detail}`, options);
+  }
+}
+
 /** The agent answered in a shape ACP does not allow (a missing sessionId, an unsupported protocol version). */
 export class AcpProtocolError extends Error {
   override readonly name = "AcpProtocolError";

@@ -5,9 +5,10 @@ import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { AgentConfig, Config } from "../config/index.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { AcpClient, type AcpClientOptions, type ContentBlock, type PromptOptions } from "./client.js";
-import { AcpTimeoutError, AgentExitedError, PoolClosedError, PoolWaitTimeoutError, SessionWaitCancelledError } from "./errors.js";
+import { AcpTimeoutError, AgentExitedError, PoolClosedError, PoolWaitTimeoutError, PreloadError, SessionWaitCancelledError } from "./errors.js";
 import { KeyLock } from "./keyLock.js";
 import type { McpOffer, McpOffers, McpServerEntry } from "./mcpServers.js";
+import { preloadSessions } from "./preloadSessions.js";
 import { SessionSlots } from "./sessionSlots.js";
 
 export interface SessionPoolOptions {
@@ -170,6 +171,26 @@ export class SessionPool {
     return true;
   }
 
+  /** `[pool] preload_persisted_sessions`: resumes every saved session before the broker takes events (`preloadSessions`). */
+  preload(): Promise<number> {
+    return preloadSessions(this, this.#options.store, { maxSessions: this.#options.pool.max_sessions, logger: this.#logger });
+  }
+
+  /**
+   * Resumes the key's saved session (`session/load`) on a fresh agent, sending no prompt, for
+   * `[pool] preload_persisted_sessions`. Unlike a turn's lazy resume it never falls back to a new
+   * session: an agent that cannot load sessions, or a load that fails, is a `PreloadError`.
+   */
+  async restore(key: string): Promise<void> {
+    const release = await this.#lock.acquire(key);
+    try {
+      if (!this.#entries.has(key)) await this.#ensure(key, new AbortController().signal, true);
+    } finally {
+      release();
+      this.#slots.sessionIdle();
+    }
+  }
+
   /**
    * `/reset`: waits for the key, ends its session and forgets its id, so the next message starts
    * a fresh conversation without a reset notice. Returns whether there was a session to reset.
@@ -243,8 +264,11 @@ export class SessionPool {
     };
   }
 
-  /** The key's live session: the existing one, or a resumed or new one on a fresh agent process. */
-  async #ensure(key: string, signal: AbortSignal): Promise<Entry> {
+  /**
+   * The key's live session: the existing one, or a resumed or new one on a fresh agent process
+   * (only a resumed one when `mustResume`: see `restore`).
+   */
+  async #ensure(key: string, signal: AbortSignal, mustResume = false): Promise<Entry> {
     if (this.#closed) throw new PoolClosedError();
     const existing = this.#entries.get(key);
     if (existing !== undefined) {
@@ -263,7 +287,10 @@ export class SessionPool {
       const servers = offer?.servers ?? [];
       const cwd = resolvePath(agent.working_dir);
       const saved = await firstValueFrom(store.get(key));
-      let sessionId = saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd, servers) : undefined;
+      let sessionId =
+        mustResume ? await this.#mustResume(client, key, saved, cwd, servers)
+        : saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd, servers)
+        : undefined;
       const resumed = sessionId !== undefined;
       if (sessionId === undefined) {
         sessionId = (await client.newSession(cwd, servers)).sessionId;
@@ -323,6 +350,21 @@ export class SessionPool {
       this.#logger.warn({ sessionKey: key, sessionId, reason: "load_failed", err }, "session load failed; starting a new session");
       return undefined;
     }
+  }
+
+  /** `session/load` for `restore`: the saved id, or a `PreloadError` saying why it cannot be had. */
+  async #mustResume(client: AcpClient, key: string, saved: string | undefined, cwd: string, servers: readonly McpServerEntry[]): Promise<string> {
+    if (!client.supportsLoadSession) throw new PreloadError("load_unsupported", `the agent (${client.agentName}) does not support session/load`);
+    if (saved === undefined) throw new PreloadError("load_failed", `the saved session of ${key} is gone`);
+    try {
+      await client.loadSession(saved, cwd, servers);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      // The agent's message may be anything: one bounded line of it.
+      throw new PreloadError("load_failed", `session/load of ${key} failed: ${why.replace(/\s+/g, " ").slice(0, 200)}`, { cause: err });
+    }
+    this.#logger.info({ sessionKey: key, sessionId: saved }, "session resumed");
+    return saved;
   }
 
   async #applyDefaultOptions(client: AcpClient, sessionId: string): Promise<void> {

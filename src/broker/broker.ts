@@ -94,7 +94,13 @@ export class Broker {
   /** Starts consuming (worker role) and logs `broker ready`. */
   async start(): Promise<void> {
     if (this.#state !== "created") throw new Error(`broker cannot start when ${this.#state}`);
-    await this.#parts.onStart?.();
+    try {
+      await this.#parts.onStart?.();
+    } catch (err) {
+      // Nothing of a broker that could not start is left running (agents a preload started, sockets).
+      await this.stop({ graceMs: 0 });
+      throw err;
+    }
     this.#consuming = this.#worker?.run().subscribe();
     this.#state = "running";
     const { connector } = this.#parts;

@@ -105,6 +105,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           ...(replyTool === undefined ? {} : { mcp: replyTool }),
         })
       : undefined;
+  const preload = pool !== undefined && config.pool.preload_persisted_sessions;
   const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
   const turnHandler =
     options.turnHandler ??
@@ -142,11 +143,13 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
     ...(triage === undefined || !worker ? {} : { triage }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
-    ...(assembly.onStart === undefined && replyTool === undefined
+    ...(assembly.onStart === undefined && replyTool === undefined && !preload
       ? {}
       : {
           onStart: async () => {
+            // The reply tool first: a preloaded session is offered it.
             await replyTool?.start();
+            if (preload) await pool?.preload();
             await assembly.onStart?.();
           },
         }),

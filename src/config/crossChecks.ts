@@ -69,10 +69,25 @@ export function batchingProblems(config: Config): ConfigProblem[] {
 }
 
 /**
+ * `[pool] preload_persisted_sessions` restores one process's saved sessions before it takes events.
+ * Workers on NATS share their sessions' ids and take conversations as partitions move, so no
+ * worker can know at start-up which sessions are its own: there, sessions resume on their next turn.
+ */
+export function preloadProblems(config: Config): ConfigProblem[] {
+  if (!config.pool.preload_persisted_sessions || config.bus.url === undefined) return [];
+  return [
+    {
+      path: "pool.preload_persisted_sessions",
+      message: "true restores one process's saved sessions, and with [bus] url set workers share them and each resumes a conversation's session on its next turn: set preload_persisted_sessions = false, or leave bus.url unset",
+    },
+  ];
+}
+
+/**
  * Every check that spans more than one key, run on a config that passed the schema. `run`,
  * `check-config` and the programmatic constructors all get them from resolveConfig, so what one
  * refuses the others refuse with the same line; none of them reads a file or connects.
  */
 export function crossCheckProblems(config: Config): ConfigProblem[] {
-  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config)];
+  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...preloadProblems(config)];
 }

@@ -11,7 +11,7 @@ import type { SessionStore } from "./sessionStore.js";
 export class SessionFileError extends BrokerFailureError {
   override readonly name = "SessionFileError";
   constructor(
-    readonly operation: "get" | "set" | "delete",
+    readonly operation: "get" | "set" | "delete" | "keys",
     path: string,
     cause: unknown,
   ) {
@@ -26,9 +26,11 @@ export function reportingFileErrors(store: SessionStore, path: string): SessionS
     <A extends unknown[], R>(operation: SessionFileError["operation"], work: (...args: A) => Observable<R>) =>
     (...args: A): Observable<R> =>
       work(...args).pipe(catchError((err: unknown) => throwError(() => new SessionFileError(operation, path, err))));
+  const { keys } = store;
   return {
     get: guarded("get", (key: string) => store.get(key)),
     set: guarded("set", (key: string, sessionId: string) => store.set(key, sessionId)),
     delete: guarded("delete", (key: string) => store.delete(key)),
+    ...(keys === undefined ? {} : { keys: guarded("keys", () => keys.call(store)) }),
   };
 }

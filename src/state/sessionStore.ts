@@ -14,6 +14,12 @@ export interface SessionStore {
   get(key: string): Observable<string | undefined>;
   set(key: string, sessionId: string): Observable<never>;
   delete(key: string): Observable<never>;
+  /**
+   * Every session key with a saved id, sorted (for `[pool] preload_persisted_sessions`); old-format
+   * keys still waiting to be claimed have no session key and are not among them. A store shared by
+   * several workers need not list (preloading is for one process).
+   */
+  keys?(): Observable<readonly string[]>;
 }
 
 /** A `SessionStore` in one process's memory; each operation runs synchronously on subscription. */
@@ -36,6 +42,10 @@ export class MemorySessionStore implements SessionStore {
       this.#ids.delete(key);
       return EMPTY;
     });
+  }
+
+  keys(): Observable<readonly string[]> {
+    return defer(() => of([...this.#ids.keys()].sort()));
   }
 }
 
@@ -82,6 +92,10 @@ export class FileSessionStore implements SessionStore {
 
   delete(key: string): Observable<never> {
     return defer(() => this.#delete(key)).pipe(ignoreElements());
+  }
+
+  keys(): Observable<readonly string[]> {
+    return defer(async () => [...(await this.#load()).sessions.keys()].sort());
   }
 
   async #get(key: string): Promise<string | undefined> {

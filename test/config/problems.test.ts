@@ -169,7 +169,10 @@ describe("features turnstream does not build", () => {
   });
 
   it.each([
-    [{ pool: { preload_persisted_sessions: true } }, "pool.preload_persisted_sessions: true is not supported yet: saved sessions resume on their next turn (set preload_persisted_sessions = false)"],
+    [
+      { pool: { preload_persisted_sessions: true }, bus: { url: "nats://127.0.0.1:4222" } },
+      "pool.preload_persisted_sessions: true restores one process's saved sessions, and with [bus] url set workers share them and each resumes a conversation's session on its next turn: set preload_persisted_sessions = false, or leave bus.url unset",
+    ],
     [
       { gateway: { url: "ws://127.0.0.1:8080/ws", message_processing_mode: "per-thread" }, queue: { mode: "followup" } },
       'gateway.message_processing_mode: "per-thread" batches the messages that arrive during a turn, but [queue] mode = "followup" runs each as its own turn: set queue.mode = "collect" or message_processing_mode = "per-message"',

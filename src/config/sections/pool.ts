@@ -6,12 +6,8 @@ export const poolSection = z
   .strictObject({
     max_sessions: int(1).default(10),
     session_ttl_hours: positiveNumber().default(4),
-    // Restoring every saved session at start-up is not built (keys resume on their next turn);
-    // refusing beats accepting it and starting nothing.
-    preload_persisted_sessions: z
-      .boolean()
-      .refine((on) => !on, { message: "true is not supported yet: saved sessions resume on their next turn (set preload_persisted_sessions = false)" })
-      .default(false),
+    // Resume every saved session at start-up, before taking events (one process only: see crossChecks).
+    preload_persisted_sessions: z.boolean().default(false),
     prompt_hard_timeout_secs: int(1).default(1800),
     liveness_check_secs: int(1).default(30),
     hung_grace_secs: int(0).default(120),
