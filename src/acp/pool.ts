@@ -173,7 +173,7 @@ export class SessionPool {
 
   /** `[pool] preload_persisted_sessions`: resumes every saved session before the broker takes events (`preloadSessions`). */
   preload(): Promise<number> {
-    return preloadSessions(this, this.#options.store, { maxSessions: this.#options.pool.max_sessions, logger: this.#logger });
+    return preloadSessions(this.#options.store, { maxSessions: this.#options.pool.max_sessions, logger: this.#logger, restore: (key) => this.restore(key) });
   }
 
   /**

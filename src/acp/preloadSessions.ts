@@ -3,11 +3,12 @@ import type { Logger } from "../log/logger.js";
 import { BrokerFailureError } from "../pipeline/brokerFailure.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { PreloadError } from "./errors.js";
-import type { SessionPool } from "./pool.js";
 
 export interface PreloadOptions {
   readonly maxSessions: number;
   readonly logger: Logger;
+  /** Resumes one key's saved session, or fails with a `PreloadError` (`SessionPool.restore`). */
+  readonly restore: (key: string) => Promise<void>;
 }
 
 /**
@@ -16,7 +17,7 @@ export interface PreloadOptions {
  * fails with a `PreloadError` when the ids cannot be read, there are more than `max_sessions`, or
  * one cannot be restored. Resolves with how many were.
  */
-export async function preloadSessions(pool: SessionPool, store: SessionStore, { maxSessions, logger }: PreloadOptions): Promise<number> {
+export async function preloadSessions(store: SessionStore, { maxSessions, logger, restore }: PreloadOptions): Promise<number> {
   if (store.keys === undefined) throw new PreloadError("store_unreadable", "this session store cannot list its sessions");
   let keys: readonly string[];
   try {
@@ -28,7 +29,7 @@ export async function preloadSessions(pool: SessionPool, store: SessionStore, { 
     throw new PreloadError("too_many_sessions", `${keys.length} are saved and [pool] max_sessions = ${maxSessions}`);
   }
   logger.info({ sessions: keys.length }, "preloading saved sessions");
-  for (const key of keys) await pool.restore(key);
+  for (const key of keys) await restore(key);
   logger.info({ preloaded: keys.length }, "saved sessions preloaded");
   return keys.length;
 }
