@@ -21,6 +21,40 @@ export function composeDisplay(tools: readonly ToolEntry[], body: string, mode: 
   return summary === "" ? text : `${summary}\n${text}`;
 }
 
+/**
+ * The tool summary while a reply streams (OpenAB's `compose_display` with `streaming`): under
+ * `full`, finished calls first — their groups as lines while there are at most 3, else one count
+ * line `✅ <done> · ❌ <failed> tool(s) completed` — then running calls — their groups while at most
+ * 3, else `🔧 <n> more running` for the calls of the groups left out, then the last 3 groups.
+ * `compact` and `none` are as in a final reply.
+ */
+export function renderStreamingToolSummary(tools: readonly ToolEntry[], mode: ToolDisplay): string {
+  if (mode !== "full" || tools.length === 0) return renderToolSummary(tools, mode);
+  const finished = groupConsecutive(tools.filter((tool) => tool.state !== "running"));
+  const running = groupConsecutive(tools.filter((tool) => tool.state === "running"));
+  let out = "";
+  if (finished.length <= STREAMING_GROUPS_SHOWN) out += finished.map((group) => `${renderGroup(group)}\n`).join("");
+  else out += `${countParts(tools, ["completed", "failed"])} tool(s) completed\n`;
+  if (running.length <= STREAMING_GROUPS_SHOWN) {
+    out += running.map((group) => `${renderGroup(group)}\n`).join("");
+  } else {
+    const shown = running.slice(-STREAMING_GROUPS_SHOWN);
+    const hidden = running.slice(0, -STREAMING_GROUPS_SHOWN).reduce((calls, group) => calls + group.count, 0);
+    out += `🔧 ${hidden} more running\n` + shown.map((group) => `${renderGroup(group)}\n`).join("");
+  }
+  return out;
+}
+
+/** `composeDisplay` while the reply streams: the streaming tool summary, a blank line, the body without trailing whitespace. */
+export function composeStreamingDisplay(tools: readonly ToolEntry[], body: string, mode: ToolDisplay): string {
+  const summary = renderStreamingToolSummary(tools, mode);
+  const text = rustTrimEnd(body);
+  return summary === "" ? text : `${summary}\n${text}`;
+}
+
+/** Groups of finished or running calls a streaming summary lists one per line before it collapses them. */
+const STREAMING_GROUPS_SHOWN = 3;
+
 /** Flattens a title to one line that cannot break out of its inline-code span. */
 export function sanitizeToolTitle(title: string): string {
   return title.replaceAll("\r", "").replaceAll("\n", " ; ").replaceAll("`", "'");
@@ -28,15 +62,18 @@ export function sanitizeToolTitle(title: string): string {
 
 /** `✅ <done> · ❌ <failed> · 🔧 <running> tool(s)`, listing only the non-zero counts. */
 function renderCounts(tools: readonly ToolEntry[]): string {
-  const count = (state: ToolState) => tools.filter((tool) => tool.state === state).length;
-  const parts = [
-    { icon: "✅", n: count("completed") },
-    { icon: "❌", n: count("failed") },
-    { icon: "🔧", n: count("running") },
-  ]
-    .filter(({ n }) => n > 0)
-    .map(({ icon, n }) => `${icon} ${n}`);
-  return parts.length === 0 ? "" : `${parts.join(" · ")} tool(s)\n`;
+  const parts = countParts(tools, ["completed", "failed", "running"]);
+  return parts === "" ? "" : `${parts} tool(s)\n`;
+}
+
+/** `✅ <n> · ❌ <n> · 🔧 <n>` for `states`, in that order, leaving out the zero counts. */
+function countParts(tools: readonly ToolEntry[], states: readonly ToolState[]): string {
+  const counts: Record<ToolState, number> = { completed: 0, failed: 0, running: 0 };
+  for (const tool of tools) counts[tool.state] += 1;
+  return states
+    .filter((state) => counts[state] > 0)
+    .map((state) => `${ICON[state]} ${counts[state]}`)
+    .join(" · ");
 }
 
 interface ToolGroup {

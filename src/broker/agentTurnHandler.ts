@@ -19,6 +19,7 @@ import { AgentTurnError, DeliveryIncompleteError } from "../pipeline/errors.js";
 import { SendError } from "../wire/index.js";
 import { deliverSequential } from "./delivery/deliverSequential.js";
 import { SEQUENTIAL_MODE_OFF_WARNING } from "./delivery/deliveryLogMessages.js";
+import { deliverStreaming, type StreamingOptions } from "./delivery/deliverStreaming.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
@@ -34,6 +35,8 @@ export interface AgentTurnHandlerOptions {
   readonly inboundDedupe?: DedupeStore;
   /** The `reply` tool the pool offers each session (structured and sequential modes); absent: none. */
   readonly replyTool?: ReplyToolHost;
+  /** `[gateway] streaming = true` (text mode): replies are edited in place where the platform can. */
+  readonly streaming?: StreamingOptions;
 }
 
 /**
@@ -42,7 +45,8 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming }: AgentTurnHandlerOptions): TurnHandler {
+  const deliverTurn = deliveryOf(config, streaming);
   const instructions = replyTool !== undefined && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
   /**
    * The turn's prompt: the event (a batch: each of its arrivals) packed as OpenAB packs it, after
@@ -87,7 +91,7 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool 
           replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
           // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
           catchError((err: unknown) => throwError(() => shown(err, context))),
-          deliver(event, context, config),
+          deliverTurn(event, context),
         ),
       )
       .pipe(toldTheUser(event, context));
@@ -155,6 +159,27 @@ function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore
       );
     }),
   );
+}
+
+/**
+ * The configured delivery mode, as an operator over a turn's events. With streaming on, a text
+ * reply streams where the platform can edit in place: always without a hello (as upstream), and
+ * after one where it advertises `streaming_mode = "edit"` and `can_edit` (its placeholder as its
+ * `show_streaming_placeholder` says); elsewhere it is sent once, noted once per platform.
+ */
+function deliveryOf(config: DeliveryConfig, streaming: StreamingOptions | undefined): (event: GatewayEvent, context: TurnContext) => OperatorFunction<AgentEvent, never> {
+  if (streaming === undefined || config.delivery.mode !== "text") return (event, context) => deliver(event, context, config);
+  const noted = new Set<string>();
+  return (event, context) => {
+    const capabilities = context.capabilities?.(event.platform);
+    if (capabilities === undefined) return deliverStreaming(event, context, config, streaming);
+    if (capabilities.streamingMode === "edit" && capabilities.canEdit) return deliverStreaming(event, context, config, { placeholder: capabilities.showStreamingPlaceholder });
+    if (!noted.has(event.platform)) {
+      noted.add(event.platform);
+      context.logger.info({ reason: "streaming_unsupported", platform: event.platform, streamingMode: capabilities.streamingMode, canEdit: capabilities.canEdit }, "platform does not stream edits; replies are sent once");
+    }
+    return deliver(event, context, config);
+  };
 }
 
 /** The configured delivery mode, as an operator over the turn's events. */

@@ -83,6 +83,7 @@ export class Broker {
             handler: parts.turnHandler,
             send: this.#send,
             messageLimit: (platform) => parts.connector?.messageLimit(platform) ?? 4096,
+            capabilities: (platform) => parts.connector?.capabilities(platform),
             ownership: parts.ownership ?? allPartitions(parts.config.bus.partitions),
             ...(parts.ledger === undefined ? {} : { ledger: parts.ledger }),
             ...(parts.triage === undefined ? {} : { triage: parts.triage }),

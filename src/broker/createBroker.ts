@@ -111,7 +111,13 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     options.turnHandler ??
     (pool === undefined
       ? undefined
-      : createAgentTurnHandler({ pool, config, ...(state === undefined ? {} : { inboundDedupe: state.dedupe }), ...(replyTool === undefined ? {} : { replyTool }) }));
+      : createAgentTurnHandler({
+          pool,
+          config,
+          ...(state === undefined ? {} : { inboundDedupe: state.dedupe }),
+          ...(replyTool === undefined ? {} : { replyTool }),
+          ...(config.gateway?.streaming === true ? { streaming: { placeholder: config.gateway.streaming_placeholder } } : {}),
+        }));
   // Conversations quiet for longer than anything triage remembers are dropped, by one worker: the holder of partition 0.
   const sweep =
     triage === undefined || !worker

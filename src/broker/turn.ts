@@ -1,6 +1,7 @@
 import type { ObservableInput, SchedulerLike } from "rxjs";
 import type { Logger } from "../log/logger.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import type { Send } from "../pipeline/send.js";
 
 /** One unit of agent work: an event, run in its session's one-at-a-time lane. */
@@ -41,6 +42,11 @@ export interface TurnContext {
   readonly logger: Logger;
   /** Characters per message on a platform (the gateway's negotiated limit, 4096 by default). */
   readonly messageLimit: (platform: string) => number;
+  /**
+   * What the gateway's hello says a platform can do; undefined in legacy mode (no hello), and on a
+   * worker with no edge in its process, which cannot see the hello.
+   */
+  readonly capabilities?: (platform: string) => PlatformCapabilities | undefined;
 }
 
 /**

@@ -69,6 +69,20 @@ export function batchingProblems(config: Config): ConfigProblem[] {
 }
 
 /**
+ * `[gateway] streaming` edits one message in place as a text reply is written; structured and
+ * sequential delivery send bubbles, which upstream never streams either.
+ */
+export function streamingProblems(config: Config): ConfigProblem[] {
+  if (config.gateway?.streaming !== true || config.delivery.mode === "text") return [];
+  return [
+    {
+      path: "gateway.streaming",
+      message: `true edits one message in place as a text reply is written, and [delivery] mode = "${config.delivery.mode}" sends bubbles: set streaming = false, or delivery.mode = "text"`,
+    },
+  ];
+}
+
+/**
  * `[pool] preload_persisted_sessions` restores one process's saved sessions before it takes events.
  * Workers on NATS share their sessions' ids and take conversations as partitions move, so no
  * worker can know at start-up which sessions are its own: there, sessions resume on their next turn.
@@ -89,5 +103,5 @@ export function preloadProblems(config: Config): ConfigProblem[] {
  * refuses the others refuse with the same line; none of them reads a file or connects.
  */
 export function crossCheckProblems(config: Config): ConfigProblem[] {
-  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...preloadProblems(config)];
+  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...streamingProblems(config), ...preloadProblems(config)];
 }

@@ -18,7 +18,8 @@ export const chatPageHeaders: Readonly<Record<string, string>> = {
  * `{ text, proactive, eventId?, clientId }`, and shows each `{ kind: "reply" }` as its own bubble with the
  * time since the user's message. The gateway answers each message with its id (`{ kind: "sent", clientId, messageId }`),
  * and `add_reaction` / `remove_reaction` commands on that id show as the status reaction under the
- * message, as a chat app shows it; other commands are notes. Message text only ever goes through
+ * message, as a chat app shows it; `edit_message` replaces a reply's text in place (marked
+ * "edited") and `delete_message` removes it; other commands are notes. Message text only ever goes through
  * `textContent`.
  */
 export const chatPageHtml = `<!doctype html>
@@ -39,6 +40,7 @@ export const chatPageHtml = `<!doctype html>
   .note { align-self: center; color: #555; font-size: .85rem; font-style: italic; }
   .quote { display: block; font-size: .75rem; color: #666; }
   .gap { display: block; font-size: .75rem; color: #666; margin-top: .15rem; }
+  .edited { display: block; font-size: .7rem; color: #888; }
   .reactions { display: table; margin: .25rem 0 -.1rem auto; padding: .05rem .4rem; border-radius: .8rem; background: #fff; color: #1d1d1f; font-size: .95rem; }
   .reactions:empty { display: none; }
   #typing { padding: 0 1rem .3rem; color: #555; font-size: .85rem; }
@@ -104,6 +106,16 @@ export const chatPageHtml = `<!doctype html>
     span.setAttribute("aria-label", next.length === 0 ? "no reaction" : "reaction " + next.join(" "));
     return true;
   }
+  // A posted message changed in place (edit_message) or went away (delete_message), as a chat app shows it.
+  function change(command, messageId, text) {
+    const li = Array.from(log.querySelectorAll(".bubble")).find((item) => item.dataset.messageId === messageId);
+    if (li === undefined) return false;
+    if (command === "delete_message") { li.remove(); return true; }
+    li.querySelector(".text").textContent = text;
+    if (li.querySelector(".edited") === null) part(li, "edited", "edited");
+    log.scrollTop = log.scrollHeight;
+    return true;
+  }
   function setTyping(on) {
     typing.hidden = !on;
     clearTimeout(idleTimer);
@@ -126,8 +138,10 @@ export const chatPageHtml = `<!doctype html>
       }
       if (message.kind !== "reply") return;
       if ((message.command === "add_reaction" || message.command === "remove_reaction") && react(message.command, message.replyTo, message.text)) return;
+      if ((message.command === "edit_message" || message.command === "delete_message") && change(message.command, message.replyTo, message.text)) return;
       if (message.command !== undefined) { add("note", "command: " + message.command + " " + message.text); return; }
-      add("bubble", message.text, performance.now() - sentAt, message.quote);
+      const li = add("bubble", message.text, performance.now() - sentAt, message.quote);
+      if (message.messageId !== undefined) li.dataset.messageId = String(message.messageId);
       if (!typing.hidden) setTyping(true);
     };
   }

@@ -62,7 +62,8 @@ export interface Refusal {
 const knownPaths = new Set(["/", "/ui", "/ws", "/health"]);
 
 /** What arrived from a broker: a reply frame, or something else worth showing. */
-export type Received = { readonly kind: "reply"; readonly frame: ReplyFrame } | { readonly kind: "other"; readonly text: string };
+/** What a broker sent: a reply frame (with the id the gateway gave the message it posts), or any other text. */
+export type Received = { readonly kind: "reply"; readonly frame: ReplyFrame; readonly messageId: string } | { readonly kind: "other"; readonly text: string };
 
 /**
  * A local gateway that speaks the OpenAB gateway protocol: a WebSocket server at `/ws`,
@@ -234,10 +235,11 @@ export class DevGateway {
     });
   }
 
-  #toUis(frame: ReplyFrame): void {
+  #toUis(frame: ReplyFrame, messageId: string): void {
     const message = JSON.stringify({
       kind: "reply",
       text: frame.content.text,
+      ...(frame.command === undefined ? { messageId } : {}),
       ...(frame.quote_message_id === undefined ? {} : { quote: frame.quote_message_id }),
       ...(frame.command === undefined ? {} : { command: frame.command, replyTo: frame.reply_to }),
     });
@@ -274,12 +276,14 @@ export class DevGateway {
       this.#received.next({ kind: "other", text });
       return;
     }
-    this.#received.next({ kind: "reply", frame: reply.data });
-    this.#toUis(reply.data);
-    this.#acknowledge(ws, reply.data);
+    // Every posted message gets its id now, acked or not, so the page can apply later edits to it.
+    const messageId = `gw-${randomBytes(4).toString("hex")}`;
+    this.#received.next({ kind: "reply", frame: reply.data, messageId });
+    this.#toUis(reply.data, messageId);
+    this.#acknowledge(ws, reply.data, messageId);
   }
 
-  #acknowledge(ws: WebSocket, frame: ReplyFrame): void {
+  #acknowledge(ws: WebSocket, frame: ReplyFrame, messageId: string): void {
     if (frame.request_id === undefined || this.#options.ack === false) return;
     const custom = typeof this.#options.ack === "function" ? this.#options.ack(frame) : undefined;
     if (typeof this.#options.ack === "function" && custom === undefined) return;
@@ -289,7 +293,7 @@ export class DevGateway {
       schema: "openab.gateway.response.v1",
       request_id: frame.request_id,
       success: true,
-      message_id: `gw-${randomBytes(3).toString("hex")}`,
+      message_id: messageId,
       thread_id: null,
       error: null,
       ...custom,

@@ -141,11 +141,25 @@ export class GatewayConnector {
       if (capabilities !== undefined && !capabilities.supportsReactions) return Promise.resolve(reactionSkipped);
       return this.#write(socket, message);
     }
-    const required = capabilities?.sendAck === true;
-    // A negotiated gateway without send_ack cannot be asked for acks: order rests on the socket.
-    const askable = capabilities === undefined || required;
-    if (options.wantAck && !askable) this.#noteUnackedOrdering(message.platform);
-    const requestId = required || (options.wantAck && askable) ? `req_${randomUUID()}` : undefined;
+    let requestId: string | undefined;
+    let required: boolean;
+    if (isChange(message)) {
+      // An edit or a delete: refused where the hello says the platform cannot, acked only where it
+      // says so (`edit_ack` / `delete_ack`); elsewhere, as upstream, written and trusted.
+      const edit = message.command === "edit_message";
+      if (capabilities !== undefined && !(edit ? capabilities.canEdit : capabilities.canDelete)) {
+        return Promise.reject(new SendError("unsupported", `the platform cannot ${edit ? "edit" : "delete"} messages`));
+      }
+      required = capabilities !== undefined && (edit ? capabilities.editAck : capabilities.deleteAck);
+      if (!required) return this.#write(socket, message);
+      requestId = `req_${randomUUID()}`;
+    } else {
+      required = capabilities?.sendAck === true;
+      // A negotiated gateway without send_ack cannot be asked for acks: order rests on the socket.
+      const askable = capabilities === undefined || required;
+      if (options.wantAck && !askable) this.#noteUnackedOrdering(message.platform);
+      requestId = required || (options.wantAck && askable) ? `req_${randomUUID()}` : undefined;
+    }
     if (requestId === undefined) return this.#write(socket, message);
     let frame: string;
     try {
@@ -283,6 +297,11 @@ export class GatewayConnector {
     this.#unackedNoted.add(platform);
     this.#options.logger.warn({ reason: "no_send_ack", platform }, "gateway does not ack sends; bubble order relies on the socket");
   }
+}
+
+/** An edit or a delete of a posted message. */
+function isChange(message: OutboundMessage): boolean {
+  return message.command === "edit_message" || message.command === "delete_message";
 }
 
 /** A status reaction on a user's message: never acked, and never sent where the platform takes none. */

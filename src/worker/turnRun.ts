@@ -1,6 +1,7 @@
 import { from, Subscription, tap, type Observable, type Observer, type SchedulerLike, type Unsubscribable } from "rxjs";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { triageEvent } from "../../operators/triage/triageEvent.js";
 import { triageLogLine } from "../../operators/triage/triageLog.js";
 import type { TriageVerdict } from "../../operators/triage/triageVerdict.js";
@@ -26,6 +27,8 @@ export interface TurnRunOptions {
   readonly handler: TurnHandler | undefined;
   readonly send: Send;
   readonly messageLimit: (platform: string) => number;
+  /** Absent: nothing is known of the gateway's capabilities (as in legacy mode). */
+  readonly capabilities?: (platform: string) => PlatformCapabilities | undefined;
   /** Absent on the embedded bus. */
   readonly ledger?: DeliveryLedger;
   /** Judged on `triage.scheduler`'s clock (the bus's, as the worker passes it). */
@@ -159,6 +162,10 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
 
   get messageLimit(): (platform: string) => number {
     return this.#options.messageLimit;
+  }
+
+  get capabilities(): ((platform: string) => PlatformCapabilities | undefined) | undefined {
+    return this.#options.capabilities;
   }
 
   get send(): Send {

@@ -5,6 +5,7 @@ import { dispatchKey, type ProcessingMode } from "../../operators/dispatch/dispa
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import { sessionLanes, type BatchBound, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
@@ -32,6 +33,8 @@ export interface WorkerOptions {
   readonly handler: TurnHandler | undefined;
   readonly send: Send;
   readonly messageLimit: (platform: string) => number;
+  /** A platform's negotiated capabilities; undefined in legacy mode, or on a worker without an edge in its process. */
+  readonly capabilities?: (platform: string) => PlatformCapabilities | undefined;
   /** The partitions this worker consumes, as they change (current value first). */
   readonly ownership: Observable<ReadonlySet<number>>;
   readonly ledger?: DeliveryLedger;
@@ -77,6 +80,7 @@ export class Worker {
       handler: options.handler,
       send: options.send,
       messageLimit: options.messageLimit,
+      ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
       ...(options.ledger === undefined ? {} : { ledger: options.ledger }),
       // Triage's options built once, on the bus clock, not per proactive event.
       ...(options.triage === undefined ? {} : { triage: { ...options.triage, scheduler: options.bus.scheduler } }),

@@ -154,18 +154,23 @@ cap = 0
 });
 
 describe("features turnstream does not build", () => {
-  it("refuses [gateway] streaming = true with a clear line instead of ignoring it", async () => {
+  it.each(["structured", "sequential"])("refuses [gateway] streaming = true with delivery.mode = %s: bubbles are never streamed", async (mode) => {
     const { resolveConfig, ConfigError } = await import("../../src/config/index.js");
     let error: unknown;
     try {
-      resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws", streaming: true } });
+      resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws", streaming: true }, delivery: { mode } });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as InstanceType<typeof ConfigError>).lines()).toEqual([
-      "gateway.streaming: true is not supported yet: turnstream sends each message once (set streaming = false)",
+      `gateway.streaming: true edits one message in place as a text reply is written, and [delivery] mode = "${mode}" sends bubbles: set streaming = false, or delivery.mode = "text"`,
     ]);
+  });
+
+  it("accepts [gateway] streaming = true in text mode", async () => {
+    const { resolveConfig } = await import("../../src/config/index.js");
+    expect(resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws", streaming: true } }).gateway?.streaming).toBe(true);
   });
 
   it.each([

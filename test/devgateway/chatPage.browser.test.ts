@@ -114,8 +114,8 @@ describe("the dev gateway's chat page and /ui socket (no browser)", () => {
     gateway.turnFinished();
     expect(await until(() => toUi.length >= 4, 5_000)).toBe(true);
     expect(toUi).toEqual([
-      { kind: "reply", text: "on it" },
-      { kind: "reply", text: "line 1\nline 2", quote: "msg-1" },
+      { kind: "reply", text: "on it", messageId: expect.stringMatching(/^gw-/) },
+      { kind: "reply", text: "line 1\nline 2", messageId: expect.stringMatching(/^gw-/), quote: "msg-1" },
       { kind: "reply", text: "", command: "typing", replyTo: "msg-1" },
       { kind: "idle" },
     ]);

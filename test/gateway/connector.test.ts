@@ -77,7 +77,7 @@ describe("GatewayConnector", () => {
     const { connector, frames } = await connect();
     await connected(connector);
     const receipt = await connector.send(message, { wantAck: true });
-    expect(receipt.messageId).toMatch(/^gw-[0-9a-f]{6}$/);
+    expect(receipt.messageId).toMatch(/^gw-[0-9a-f]{8}$/);
     expect(frames[0]?.request_id).toMatch(/^req_[0-9a-f-]{36}$/);
   });
 
@@ -121,6 +121,50 @@ describe("GatewayConnector", () => {
     await until(() => frames.length === 2, 5_000);
     expect(frames.map((f) => f.request_id)).toEqual([undefined, undefined]);
     expect(records.filter((r) => r.msg === "gateway does not ack sends; bubble order relies on the socket")).toHaveLength(1);
+  });
+
+  describe("edits and deletes (streaming)", () => {
+    const edit: OutboundMessage = { ...message, reply_to: "gw-0001", content: { type: "text", text: "more" }, command: "edit_message" };
+    const remove: OutboundMessage = { ...message, reply_to: "gw-0001", content: { type: "text", text: "" }, command: "delete_message" };
+    const negotiated = async (telegram: Record<string, unknown>, options: DevGatewayOptions = {}) => {
+      const setup = await connect({ ...options, hello: { capabilities: { telegram: { send_ack: true, ...telegram } } } });
+      await connected(setup.connector);
+      await until(() => setup.records.some((r) => r.msg === "gateway capabilities negotiated"), 5_000);
+      return setup;
+    };
+
+    it("legacy: written without a request_id, as upstream (no ack is waited for), even when acks are wanted", async () => {
+      const { connector, frames } = await connect();
+      await connected(connector);
+      expect(await connector.send(edit, { wantAck: true })).toEqual({ messageId: "gw_sent" });
+      expect(await connector.send(remove, { wantAck: true })).toEqual({ messageId: "gw_sent" });
+      await until(() => frames.length === 2, 5_000);
+      expect(frames.map((f) => [f.command, f.request_id])).toEqual([
+        ["edit_message", undefined],
+        ["delete_message", undefined],
+      ]);
+    });
+
+    it("after a hello: acked where edit_ack / delete_ack say so, and a refused edit fails", async () => {
+      const { connector, frames } = await negotiated(
+        { can_edit: true, can_delete: true, edit_ack: true, delete_ack: false },
+        { ack: (frame) => (frame.content.text === "refused" ? { success: false, outcome: "rejected", error_code: "too_old", error: "message too old" } : {}) },
+      );
+      await connector.send(edit, { wantAck: false });
+      await connector.send(remove, { wantAck: false });
+      await until(() => frames.length === 2, 5_000);
+      expect(frames[0]?.request_id).toMatch(/^req_/);
+      expect(frames[1]?.request_id).toBeUndefined();
+      await expect(connector.send({ ...edit, content: { type: "text", text: "refused" } }, { wantAck: false })).rejects.toBeInstanceOf(SendError);
+    });
+
+    it("after a hello without can_edit / can_delete: refused at once as unsupported, nothing written", async () => {
+      const { connector, frames } = await negotiated({ can_edit: false, can_delete: false });
+      await expect(connector.send(edit, { wantAck: true })).rejects.toMatchObject({ name: "SendError", code: "unsupported", message: "the platform cannot edit messages" });
+      await expect(connector.send(remove, { wantAck: true })).rejects.toMatchObject({ code: "unsupported", message: "the platform cannot delete messages" });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(frames).toEqual([]);
+    });
   });
 
   it("stays in legacy mode on a hello for another protocol version", async () => {

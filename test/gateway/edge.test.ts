@@ -83,7 +83,7 @@ describe("runEdge send responder", () => {
     const first = await request({ [SEND_ID_HEADER]: "send-1" });
     const retry = await request({ [SEND_ID_HEADER]: "send-1" });
 
-    expect(first).toMatchObject({ ok: true, messageId: expect.stringMatching(/^gw-[0-9a-f]{6}$/) });
+    expect(first).toMatchObject({ ok: true, messageId: expect.stringMatching(/^gw-[0-9a-f]{8}$/) });
     expect(retry).toEqual(first);
     await sleep(settleMs);
     expect(frames).toHaveLength(1);

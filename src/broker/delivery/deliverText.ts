@@ -17,23 +17,36 @@ export type DeliveryConfig = Pick<Config, "delivery" | "reactions" | "silent">;
  * With `[silent] enabled`, the agent's answer is checked for a silent token before chunking.
  */
 export function deliverText(transcript: TurnTranscript, event: GatewayEvent, context: TurnContext, config: DeliveryConfig): Observable<never> {
-  const reply = composeTextReply(transcript, {
-    toolDisplay: config.reactions.tool_display,
-    keepFullText: config.reactions.narration_display,
-  });
-  if (reply.silentFailure === true) context.logger.warn({ reason: "empty_turn" }, SILENT_FAILURE_LOG);
-  warnOnDeclaredSchema(reply.declaredSchema, context, config);
-  const text = config.silent.enabled ? applySilent(reply.text, transcript, event, config) : reply.text;
-  if (typeof text !== "string") {
-    context.logger.info({ reason: text.reason }, SILENT_REPLY_LOG);
-    return EMPTY;
-  }
-  // As planTextReply: no table conversion, then chunking at the platform limit.
-  const chunks = splitMessage(text, context.messageLimit(event.platform));
-  return from(chunks).pipe(
+  const reply = finalTextReply(transcript, event, context, config, config.reactions.narration_display);
+  if (reply === undefined) return EMPTY;
+  return from(reply.chunks).pipe(
     concatMap((chunk, index) => context.send(replyMessage(event, chunk, index === 0 ? reply.replyTo : undefined))),
     ignoreElements(),
   );
+}
+
+/** A text turn's final reply as messages: the chunks in order and the first one's quote target. */
+export interface FinalTextReply {
+  readonly chunks: readonly string[];
+  readonly replyTo: string | undefined;
+}
+
+/**
+ * The text path's final reply (`composeTextReply`, the silent tokens, then chunking at the
+ * platform limit, with no table conversion as `planTextReply`), its warnings logged; undefined
+ * when the reply is silent (logged too). `keepFullText`: the whole buffer, narration included
+ * (`narration_display`, and always while streaming, as upstream).
+ */
+export function finalTextReply(transcript: TurnTranscript, event: GatewayEvent, context: TurnContext, config: DeliveryConfig, keepFullText: boolean): FinalTextReply | undefined {
+  const reply = composeTextReply(transcript, { toolDisplay: config.reactions.tool_display, keepFullText });
+  if (reply.silentFailure === true) context.logger.warn({ reason: "empty_turn" }, SILENT_FAILURE_LOG);
+  warnOnDeclaredSchema(reply.declaredSchema, context, config);
+  const text = config.silent.enabled ? applySilent(reply.text, transcript, event, config, keepFullText) : reply.text;
+  if (typeof text !== "string") {
+    context.logger.info({ reason: text.reason }, SILENT_REPLY_LOG);
+    return undefined;
+  }
+  return { chunks: splitMessage(text, context.messageLimit(event.platform)), replyTo: reply.replyTo };
 }
 
 /**
@@ -47,8 +60,9 @@ function applySilent(
   transcript: TurnTranscript,
   event: GatewayEvent,
   config: DeliveryConfig,
+  keepFullText: boolean,
 ): string | { readonly reason: "silent" | "nothing_to_report" } {
-  const words = agentWords(transcript, config);
+  const words = agentWords(transcript, keepFullText);
   const tail = rustTrimEnd(words);
   if (tail === "" || !composed.endsWith(tail)) return composed;
   const outcome = silentReply(words, {
@@ -62,8 +76,7 @@ function applySilent(
 }
 
 /** The answer body the text path delivers, without its directive header and the reset notice. */
-function agentWords(transcript: TurnTranscript, config: DeliveryConfig): string {
-  const keepFull = config.reactions.narration_display;
+function agentWords(transcript: TurnTranscript, keepFull: boolean): string {
   const { body } = splitDelivery(transcript.buffer, transcript.answerStart, keepFull);
   return transcript.reset && body.startsWith(SESSION_RESET_NOTICE) ? body.slice(SESSION_RESET_NOTICE.length) : body;
 }

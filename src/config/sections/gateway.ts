@@ -19,11 +19,8 @@ export const gatewaySection = z.strictObject({
   allowed_users: stringList().default(() => []),
   allow_bot_messages: z.boolean().default(false),
   trusted_bot_ids: stringList().default(() => []),
-  // Editing a placeholder in place is not built; refusing beats silently sending once instead.
-  streaming: z
-    .boolean()
-    .refine((on) => !on, { message: "true is not supported yet: turnstream sends each message once (set streaming = false)" })
-    .default(false),
+  // Edit one message in place while a text turn streams (OpenAB); text mode only (crossChecks).
+  streaming: z.boolean().default(false),
   streaming_placeholder: z.boolean().default(true),
   // turnstream converts no Markdown tables for any platform: `true` (Telegram keeps them) is what it does.
   telegram_rich_messages: z

@@ -175,13 +175,15 @@ describe("[delivery] settings the plan reads: structured_delivery.rs config test
   });
 
   it("only_text_mode_keeps_streaming", () => {
-    // turnstream never streams (edit-in-place is not built), so no mode can turn it on; bubble
-    // modes never keep inter-tool narration either (see envelopeReply.test.ts).
-    for (const mode of ["text", "structured", "sequential"]) {
-      const gateway = `[gateway]\nurl = "ws://127.0.0.1:8765"\n`;
+    // Upstream forces streaming off in bubble modes; turnstream refuses the combination at
+    // start-up instead of ignoring the key (bubble modes never keep inter-tool narration either,
+    // see envelopeReply.test.ts).
+    const gateway = `[gateway]\nurl = "ws://127.0.0.1:8765"\n`;
+    expect(parseConfigText(`${gateway}streaming = true\n[delivery]\nmode = "text"\n`).gateway?.streaming).toBe(true);
+    for (const mode of ["structured", "sequential"]) {
       expect(() => parseConfigText(`${gateway}streaming = true\n[delivery]\nmode = "${mode}"\n`)).toThrow(ConfigError);
-      expect(parseConfigText(`${gateway}[delivery]\nmode = "${mode}"\n`).gateway?.streaming).toBe(false);
     }
+    for (const mode of ["text", "structured", "sequential"]) expect(parseConfigText(`${gateway}[delivery]\nmode = "${mode}"\n`).gateway?.streaming).toBe(false);
   });
 
   it("parse_error_policy_defaults_to_fallback_text", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeDisplay, renderToolSummary, sanitizeToolTitle } from "../../../operators/delivery/toolSummary.js";
+import { composeDisplay, composeStreamingDisplay, renderStreamingToolSummary, renderToolSummary, sanitizeToolTitle } from "../../../operators/delivery/toolSummary.js";
 import type { ToolEntry, ToolState } from "../../../operators/delivery/turnTranscript.js";
 
 const tool = (id: string, title: string, state: ToolState): ToolEntry => ({ id, title, state });
@@ -94,5 +94,33 @@ describe("composeDisplay", () => {
     expect(composeDisplay([], "answer \n\n\u0085", "full")).toBe("answer");
     expect(composeDisplay([], "  \n", "full")).toBe("");
     expect(composeDisplay([tool("1", "a", "completed")], "x\n", "full")).toBe("✅ `a`\n\nx");
+  });
+});
+
+describe("renderStreamingToolSummary (while a reply streams)", () => {
+  it("lists finished groups, then running ones, while there are at most 3 of each", () => {
+    const tools = [tool("1", "Read", "completed"), tool("2", "Read", "completed"), tool("3", "Grep", "failed"), tool("4", "Run", "running")];
+    expect(renderStreamingToolSummary(tools, "full")).toBe("✅ `Read` (×2)\n❌ `Grep`\n🔧 `Run`...\n");
+  });
+
+  it("collapses more than 3 finished groups into one count line of calls", () => {
+    const tools = [tool("1", "a", "completed"), tool("2", "b", "completed"), tool("3", "c", "failed"), tool("4", "d", "completed"), tool("5", "e", "running")];
+    expect(renderStreamingToolSummary(tools, "full")).toBe("✅ 3 · ❌ 1 tool(s) completed\n🔧 `e`...\n");
+  });
+
+  it("shows more than 3 running groups as how many calls are hidden, then the last 3", () => {
+    const tools = [tool("1", "a", "running"), tool("2", "a", "running"), tool("3", "b", "running"), tool("4", "c", "running"), tool("5", "d", "running")];
+    expect(renderStreamingToolSummary(tools, "full")).toBe("🔧 2 more running\n🔧 `b`...\n🔧 `c`...\n🔧 `d`...\n");
+  });
+
+  it("is the final summary under compact and none", () => {
+    const tools = [tool("1", "a", "completed"), tool("2", "b", "running")];
+    expect(renderStreamingToolSummary(tools, "compact")).toBe("✅ 1 · 🔧 1 tool(s)\n");
+    expect(renderStreamingToolSummary(tools, "none")).toBe("");
+  });
+
+  it("composes as upstream: summary, a blank line, the text without trailing whitespace", () => {
+    expect(composeStreamingDisplay([tool("1", "a", "running")], "so far  \n", "full")).toBe("🔧 `a`...\n\nso far");
+    expect(composeStreamingDisplay([], "so far  \n", "full")).toBe("so far");
   });
 });

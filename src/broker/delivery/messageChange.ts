@@ -1,0 +1,23 @@
+import type { OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
+import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
+
+/**
+ * The command frame that edits (`text`) or deletes (`text` undefined) a message the turn posted,
+ * as upstream fills it (§4.3): `reply_to` is the message's id, the new text is `content.text`
+ * (`""` for a delete), in the event's conversation.
+ */
+export function messageChange(event: GatewayEvent, messageId: string, text: string | undefined): OutboundMessage {
+  const thread = event.channel.thread_id;
+  return {
+    reply_to: messageId,
+    platform: event.platform,
+    channel: thread === undefined || thread === null || thread === "" ? { id: event.channel.id } : { id: event.channel.id, thread_id: thread },
+    content: { type: "text", text: text ?? "" },
+    command: text === undefined ? "delete_message" : "edit_message",
+  };
+}
+
+/** Whether a receipt names the posted message (a legacy gateway that confirmed without an id does not). */
+export function namesMessage(messageId: string): boolean {
+  return messageId !== "" && messageId !== "gw_sent" && messageId !== "gw_skipped";
+}
