@@ -53,6 +53,9 @@ export { parseOutputDirectives, type OutputDirectives } from "./delivery/outputD
 export { composeStreamingDisplay, renderStreamingToolSummary, renderToolSummary, type ToolDisplay } from "./delivery/toolSummary.js";
 export { preview, STREAMING_EDIT_INTERVAL_MS, STREAMING_PLACEHOLDER, streamingEdits, type StreamingEditsOptions, type StreamingStep } from "./delivery/streamingEdits.js";
 export { concatLatest } from "./delivery/concatLatest.js";
+export { ACTIVITY_EDIT_INTERVAL_MS, ACTIVITY_MAX_ENTRIES, activityMessage, type ActivityOptions, type ActivityStep } from "./delivery/activityMessage.js";
+export { toolActivityLine, type ToolCallInfo } from "./delivery/toolActivity.js";
+export { firstScalar, previewText, redactSecrets, type PreviewPlaces, type Truncation } from "./delivery/toolPreview.js";
 export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
 export { silentReply } from "./delivery/silentReply.js";

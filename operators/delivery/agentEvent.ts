@@ -39,6 +39,8 @@ export interface ToolStartEvent {
   readonly title: string;
   readonly kind?: string;
   readonly status?: ToolStatus;
+  /** ACP `rawInput`, as the agent sent it (untrusted): only ever previewed through `toolActivityLine`. */
+  readonly input?: unknown;
 }
 
 /** `tool_call_update` that does not finish the tool. */

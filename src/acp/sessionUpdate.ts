@@ -61,7 +61,8 @@ export function classifyUpdate(update: { readonly sessionUpdate: string } & Reco
       if (!call.success) return unknown();
       const { toolCallId: id, kind, status } = call.data;
       const title = toolTitle(call.data.title);
-      return { type: "tool_start", id, title, ...(kind === undefined ? {} : { kind }), ...(status === undefined ? {} : { status }) };
+      const input: unknown = update.rawInput;
+      return { type: "tool_start", id, title, ...(kind === undefined ? {} : { kind }), ...(status === undefined ? {} : { status }), ...(input === undefined ? {} : { input }) };
     }
     case "tool_call_update": {
       const call = toolCallUpdate.safeParse(update);

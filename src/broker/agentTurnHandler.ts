@@ -21,6 +21,7 @@ import { deliverSequential } from "./delivery/deliverSequential.js";
 import { SEQUENTIAL_MODE_OFF_WARNING } from "./delivery/deliveryLogMessages.js";
 import { deliverStreaming, type StreamingOptions } from "./delivery/deliverStreaming.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
+import { TurnActivity, type ActivitySettings } from "./delivery/turnActivity.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
 import { markQueued, reactionSettingsOf, TurnReactions } from "./reactions/turnReactions.js";
@@ -37,6 +38,8 @@ export interface AgentTurnHandlerOptions {
   readonly replyTool?: ReplyToolHost;
   /** `[gateway] streaming = true` (text mode): replies are edited in place where the platform can. */
   readonly streaming?: StreamingOptions;
+  /** `[activity] enabled`: a transient message lists the turn's tool calls while they run. */
+  readonly activity?: ActivitySettings;
 }
 
 /**
@@ -45,7 +48,7 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity }: AgentTurnHandlerOptions): TurnHandler {
   const deliverTurn = deliveryOf(config, streaming);
   const instructions = replyTool !== undefined && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
   /**
@@ -82,17 +85,21 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
     pool
       .withSession(sessionKey, (session) =>
         defer(() => {
+          // Never on a proactive turn: one that ends silent must leave no trace in the chat.
+          const tools = activity === undefined || event.proactive === true ? undefined : new TurnActivity(event, context, activity);
           reactions.thinking();
           const blocks = promptOf(session, event, dispatch, context);
           dispatch?.packed(blocks.length);
-          return session.prompt(blocks);
-        }).pipe(
-          tap({ next: (update) => reactions.update(update), error: () => reactions.agentFailed() }),
-          replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
-          // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
-          catchError((err: unknown) => throwError(() => shown(err, context))),
-          deliverTurn(event, context),
-        ),
+          return session.prompt(blocks).pipe(
+            tap({ next: (update) => reactions.update(update), error: () => reactions.agentFailed() }),
+            tools === undefined ? identity : tools.watch(),
+            replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
+            // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
+            catchError((err: unknown) => throwError(() => shown(err, context))),
+            deliverTurn(event, context),
+            tools === undefined ? identity : closedAfter(tools),
+          );
+        }),
       )
       .pipe(toldTheUser(event, context));
 
@@ -193,6 +200,15 @@ function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConf
       collectTranscript(),
       concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
     );
+}
+
+/** Closes the activity message once the answer is delivered, or the turn failed; drops it when the turn is cancelled. */
+function closedAfter(activity: TurnActivity): OperatorFunction<never, never> {
+  return (turn) =>
+    concat(
+      turn.pipe(catchError((err: unknown) => concat(activity.finish(), throwError(() => err)))),
+      activity.finish(),
+    ).pipe(finalize(() => activity.dispose()));
 }
 
 /**

@@ -112,7 +112,8 @@ export class Broker {
         inbound: this.config.inbound,
         // Bubble modes and streaming wait for each ack to keep order on the wire; so does any edge on a
         // shared bus, where one conversation's messages may leave through several edges' sockets.
-        wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming || this.bus.shared,
+        // The activity message is edited and deleted later, so it needs its id from the ack too.
+        wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming || this.config.activity.enabled || this.bus.shared,
         // Only after the intake drained does the broker stop taking events, so nothing reaches here stopped.
         queue: (event, key, done) => this.#queue(event, key, done),
         bus: this.bus,

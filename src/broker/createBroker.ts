@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from "node:path";
 import { distinctUntilChanged, EMPTY, map, of, retry, switchMap, timer, type Observable } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
@@ -117,6 +118,9 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           ...(state === undefined ? {} : { inboundDedupe: state.dedupe }),
           ...(replyTool === undefined ? {} : { replyTool }),
           ...(config.gateway?.streaming === true ? { streaming: { placeholder: config.gateway.streaming_placeholder } } : {}),
+          ...(config.activity.enabled && config.reactions.tool_display !== "none"
+            ? { activity: { toolDisplay: config.reactions.tool_display, places: { workspaceRoot: resolvePath(config.agent.working_dir), ...(env.HOME === undefined ? {} : { home: env.HOME }) } } }
+            : {}),
         }));
   // Conversations quiet for longer than anything triage remembers are dropped, by one worker: the holder of partition 0.
   const sweep =

@@ -82,6 +82,12 @@ export function streamingProblems(config: Config): ConfigProblem[] {
   ];
 }
 
+/** `[activity]` lists tool calls, which `[reactions] tool_display = "none"` says never to show. */
+export function activityProblems(config: Config): ConfigProblem[] {
+  if (!config.activity.enabled || config.reactions.tool_display !== "none") return [];
+  return [{ path: "activity.enabled", message: 'true lists tool calls, and [reactions] tool_display = "none" hides them: set one of them otherwise' }];
+}
+
 /**
  * `[pool] preload_persisted_sessions` restores one process's saved sessions before it takes events.
  * Workers on NATS share their sessions' ids and take conversations as partitions move, so no
@@ -103,5 +109,5 @@ export function preloadProblems(config: Config): ConfigProblem[] {
  * refuses the others refuse with the same line; none of them reads a file or connects.
  */
 export function crossCheckProblems(config: Config): ConfigProblem[] {
-  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...streamingProblems(config), ...preloadProblems(config)];
+  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...streamingProblems(config), ...activityProblems(config), ...preloadProblems(config)];
 }

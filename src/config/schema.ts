@@ -9,6 +9,7 @@ import { logSection } from "./sections/log.js";
 import { metricsSection } from "./sections/metrics.js";
 import { poolSection } from "./sections/pool.js";
 import { queueSection } from "./sections/queue.js";
+import { activitySection } from "./sections/activity.js";
 import { reactionsSection } from "./sections/reactions.js";
 import { silentSection } from "./sections/silent.js";
 import { triageSection } from "./sections/triage.js";
@@ -34,6 +35,7 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     metrics: metricsSection,
     log: logSection,
     silent: silentSection,
+    activity: activitySection,
   });
 }
 

@@ -194,6 +194,7 @@ describe("features turnstream does not build", () => {
       { gateway: { url: "ws://127.0.0.1:8080/ws", max_batch_tokens: 1000 } },
       'gateway.max_batch_tokens: bounds a per-thread or per-lane batch, and message_processing_mode is "per-message", where none forms: set message_processing_mode = "per-thread" or "per-lane", or remove the key',
     ],
+    [{ activity: { enabled: true }, reactions: { tool_display: "none" } }, 'activity.enabled: true lists tool calls, and [reactions] tool_display = "none" hides them: set one of them otherwise'],
     [
       { gateway: { url: "ws://127.0.0.1:8080/ws", telegram_rich_messages: false } },
       "gateway.telegram_rich_messages: false is not supported: turnstream converts no Markdown tables, so replies keep their tables as written (set telegram_rich_messages = true)",

@@ -98,6 +98,7 @@ describe("resolveConfig: good configs", () => {
       metrics: { enabled: false, listen: "127.0.0.1:9464" },
       log: { level: "info", pretty: false },
       silent: { enabled: true, token: "NO_REPLY", report_token: "NOTHING_TO_REPORT" },
+      activity: { enabled: false },
     };
     expect(config).toEqual(expected);
     expect(config.gateway).toBeUndefined();
