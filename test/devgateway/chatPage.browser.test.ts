@@ -197,6 +197,51 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
     await page.screenshot({ path: `${artifacts}chat-page-reactions.png`, fullPage: true });
   });
 
+  it("streaming: one bubble grows in place as the reply is written, marked edited, and ends with the whole reply", async () => {
+    stack = await startStack({ config: { gateway: { streaming: true }, reactions: { enabled: false } } });
+    const page = await openPage(stack);
+    await page.fill("#text", "drip 8 400");
+    await page.click("#send");
+    const bubbles = page.locator(".bubble");
+    // Mid-stream: one bubble, part of the reply.
+    await expect.poll(async () => (await bubbles.allTextContents()).join("|"), { timeout: 10_000 }).toMatch(/word2/);
+    expect(await bubbles.count()).toBe(1);
+    expect(await page.locator(".bubble .text").first().textContent()).not.toContain("word8");
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: `${artifacts}streaming-mid.png`, fullPage: true });
+    await expect.poll(() => page.locator(".bubble .text").first().textContent(), { timeout: 15_000 }).toBe("word1 word2 word3 word4 word5 word6 word7 word8");
+    expect(await bubbles.count()).toBe(1);
+    expect(await page.locator(".bubble .edited").count()).toBe(1);
+    await page.screenshot({ path: `${artifacts}streaming.png`, fullPage: true });
+  });
+
+  it("activity: the tool list shows while tools run and is gone once the answer is there", async () => {
+    stack = await startStack({ config: { activity: { enabled: true }, reactions: { enabled: false } } });
+    const page = await openPage(stack);
+    await page.fill("#text", "tools3 text 1200");
+    await page.click("#send");
+    await expect.poll(() => page.locator(".bubble .text").first().textContent(), { timeout: 10_000 }).toMatch(/^🖥️ Running curl -u \[redacted\]/);
+    await expect.poll(async () => (await page.locator(".bubble .text").first().textContent())?.split("\n").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: `${artifacts}activity.png`, fullPage: true });
+    await expect.poll(() => page.locator(".bubble .text").allTextContents(), { timeout: 15_000 }).toEqual(["✅ `Bash`\n✅ `Read`\n✅ `mcp__web__lookup`\n\nall three checks passed"]);
+    await page.screenshot({ path: `${artifacts}activity-done.png`, fullPage: true });
+  });
+
+  it.each([
+    ["text", { mode: "text" }, "tools", 1],
+    ["sequential", { mode: "sequential" }, "sequential", 3],
+  ])("%s mode as a user sees it (screenshot)", async (mode, delivery, prompt, count) => {
+    stack = await startStack({ config: { delivery, reactions: { enabled: false } } });
+    const page = await openPage(stack);
+    await page.fill("#text", prompt);
+    await page.click("#send");
+    await page.locator(".bubble").nth(count - 1).waitFor({ timeout: 15_000 });
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: `${artifacts}delivery-${mode}.png`, fullPage: true });
+    expect(await page.locator(".bubble").count()).toBe(count);
+  });
+
   it("a proactive message in quiet hours shows no bubble, and the typing indicator goes on idle", async () => {
     const clock = (offsetMinutes: number) => new Date(Date.now() + offsetMinutes * 60_000).toISOString().slice(11, 16);
     stack = await startStack({
