@@ -76,7 +76,7 @@ describe("classifyUpdate", () => {
   });
 
   describe("tool_call", () => {
-    it("is tool_start with id, title, kind and status", () => {
+    it("is tool_start with id, title, kind, status and the raw input (for the activity message's preview)", () => {
       expect(
         classifyUpdate(
           update("tool_call", {
@@ -88,7 +88,14 @@ describe("classifyUpdate", () => {
             rawInput: { path: "/home/user/project/config.json" },
           }),
         ),
-      ).toStrictEqual({ type: "tool_start", id: "call_001", title: "Reading configuration file", kind: "read", status: "pending" });
+      ).toStrictEqual({
+        type: "tool_start",
+        id: "call_001",
+        title: "Reading configuration file",
+        kind: "read",
+        status: "pending",
+        input: { path: "/home/user/project/config.json" },
+      });
     });
 
     it("is tool_start without kind and status keys when the agent omits them", () => {

@@ -67,7 +67,8 @@ describe.each(stackBuses())("per-thread batching end to end (%s bus)", (bus) => 
     expect(line.wait_ms).toHaveLength(3);
     expect(line.wait_ms.every((ms) => ms >= 0)).toBe(true);
     // 👀 on every message of the batch; the turn's own states on the last one only.
-    expect(await until(() => changes(stack.commands, events[2]?.message_id).includes("+🆗"), 10_000)).toBe(true);
+    // Reactions are fire-and-forget: wait for the last change (🆗's add, then 👀's removal) to land.
+    expect(await until(() => changes(stack.commands, events[2]?.message_id).includes("-👀"), 10_000)).toBe(true);
     expect(changes(stack.commands, events[0]?.message_id)).toEqual(["+👀"]);
     expect(changes(stack.commands, events[1]?.message_id)).toEqual(["+👀"]);
     // (The echo answers at once, within the 🤔 debounce: 👀 goes straight to 🆗.)
