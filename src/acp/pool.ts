@@ -5,9 +5,10 @@ import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { AgentConfig, Config } from "../config/index.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { AcpClient, type AcpClientOptions, type ContentBlock, type PromptOptions } from "./client.js";
-import { AcpTimeoutError, AgentExitedError, PoolClosedError, PoolWaitTimeoutError, PreloadError, SessionWaitCancelledError } from "./errors.js";
+import { PoolClosedError, PoolWaitTimeoutError, SessionWaitCancelledError } from "./errors.js";
 import { KeyLock } from "./keyLock.js";
-import type { McpOffer, McpOffers, McpServerEntry } from "./mcpServers.js";
+import type { McpOffer, McpOffers } from "./mcpServers.js";
+import { openSession } from "./openSession.js";
 import { preloadSessions } from "./preloadSessions.js";
 import { SessionSlots } from "./sessionSlots.js";
 
@@ -284,20 +285,15 @@ export class SessionPool {
       const { agent, env, logger, store } = this.#options;
       client = await AcpClient.start({ agent, env, logger, ...this.#options.client });
       offer = this.#options.mcp?.offer(key, client.mcpCapabilities);
-      const servers = offer?.servers ?? [];
-      const cwd = resolvePath(agent.working_dir);
-      const saved = await firstValueFrom(store.get(key));
-      let sessionId =
-        mustResume ? await this.#mustResume(client, key, saved, cwd, servers)
-        : saved !== undefined && client.supportsLoadSession ? await this.#resume(client, key, saved, cwd, servers)
-        : undefined;
-      const resumed = sessionId !== undefined;
-      if (sessionId === undefined) {
-        sessionId = (await client.newSession(cwd, servers)).sessionId;
-        await this.#applyDefaultOptions(client, sessionId);
-        await lastValueFrom(store.set(key, sessionId), { defaultValue: undefined });
-        this.#logger.info({ sessionKey: key, sessionId }, "session created");
-      }
+      const { sessionId, resumed, hadSaved } = await openSession(client, {
+        key,
+        cwd: resolvePath(agent.working_dir),
+        servers: offer?.servers ?? [],
+        store,
+        defaultOptions: this.#options.pool.default_config_options,
+        logger: this.#logger,
+        mustResume,
+      });
       if (this.#closed) throw new PoolClosedError();
       const entry: Entry = {
         client,
@@ -305,7 +301,7 @@ export class SessionPool {
         offer,
         prompted: resumed,
         lastActive: this.#clock.now(),
-        resetPending: !resumed && (saved !== undefined || this.#lost.has(key)),
+        resetPending: !resumed && (hadSaved || this.#lost.has(key)),
         turnRunning: false,
       };
       this.#lost.delete(key);
@@ -336,44 +332,6 @@ export class SessionPool {
         this.#logger.info({ sessionKey: key, reason: "cancelled" }, "session wait cancelled");
       }
       throw err;
-    }
-  }
-
-  /** `session/load`; undefined when the agent no longer knows the session. A transient failure propagates, keeping the id. */
-  async #resume(client: AcpClient, key: string, sessionId: string, cwd: string, servers: readonly McpServerEntry[]): Promise<string | undefined> {
-    try {
-      await client.loadSession(sessionId, cwd, servers);
-      this.#logger.info({ sessionKey: key, sessionId }, "session resumed");
-      return sessionId;
-    } catch (err) {
-      if (err instanceof AcpTimeoutError || err instanceof AgentExitedError) throw err;
-      this.#logger.warn({ sessionKey: key, sessionId, reason: "load_failed", err }, "session load failed; starting a new session");
-      return undefined;
-    }
-  }
-
-  /** `session/load` for `restore`: the saved id, or a `PreloadError` saying why it cannot be had. */
-  async #mustResume(client: AcpClient, key: string, saved: string | undefined, cwd: string, servers: readonly McpServerEntry[]): Promise<string> {
-    if (!client.supportsLoadSession) throw new PreloadError("load_unsupported", `the agent (${client.agentName}) does not support session/load`);
-    if (saved === undefined) throw new PreloadError("load_failed", `the saved session of ${key} is gone`);
-    try {
-      await client.loadSession(saved, cwd, servers);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      // The agent's message may be anything: one bounded line of it.
-      throw new PreloadError("load_failed", `session/load of ${key} failed: ${why.replace(/\s+/g, " ").slice(0, 200)}`, { cause: err });
-    }
-    this.#logger.info({ sessionKey: key, sessionId: saved }, "session resumed");
-    return saved;
-  }
-
-  async #applyDefaultOptions(client: AcpClient, sessionId: string): Promise<void> {
-    for (const [configId, value] of Object.entries(this.#options.pool.default_config_options)) {
-      try {
-        await client.setConfigOption(sessionId, configId, value);
-      } catch (err) {
-        this.#logger.warn({ reason: "config_option_failed", configId, err }, "default config option not applied");
-      }
     }
   }
 

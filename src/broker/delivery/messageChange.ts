@@ -1,5 +1,6 @@
 import type { OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
+import { replyChannel } from "./replyMessage.js";
 
 /**
  * The command frame that edits (`text`) or deletes (`text` undefined) a message the turn posted,
@@ -7,11 +8,10 @@ import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
  * (`""` for a delete), in the event's conversation.
  */
 export function messageChange(event: GatewayEvent, messageId: string, text: string | undefined): OutboundMessage {
-  const thread = event.channel.thread_id;
   return {
     reply_to: messageId,
     platform: event.platform,
-    channel: thread === undefined || thread === null || thread === "" ? { id: event.channel.id } : { id: event.channel.id, thread_id: thread },
+    channel: replyChannel(event),
     content: { type: "text", text: text ?? "" },
     command: text === undefined ? "delete_message" : "edit_message",
   };

@@ -1,6 +1,7 @@
 import type { OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import type { ReactionChange } from "../../../operators/delivery/statusReactions.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
+import { replyChannel } from "../delivery/replyMessage.js";
 
 /**
  * The command frame of one reaction change on the user's message (`message_id` of the event; for a
@@ -8,11 +9,10 @@ import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
  * `content.text`.
  */
 export function reactionMessage(event: GatewayEvent, change: ReactionChange): OutboundMessage {
-  const thread = event.channel.thread_id;
   return {
     reply_to: event.message_id,
     platform: event.platform,
-    channel: thread === undefined || thread === null || thread === "" ? { id: event.channel.id } : { id: event.channel.id, thread_id: thread },
+    channel: replyChannel(event),
     content: { type: "text", text: change.emoji },
     command: change.op === "add" ? "add_reaction" : "remove_reaction",
   };

@@ -1,5 +1,5 @@
 import { delay, of } from "rxjs";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { concatLatest } from "../../../operators/delivery/concatLatest.js";
 import { testScheduler } from "../../helpers/marbles.js";
 
