@@ -85,8 +85,7 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
     pool
       .withSession(sessionKey, (session) =>
         defer(() => {
-          // Never on a proactive turn: one that ends silent must leave no trace in the chat.
-          const tools = activity === undefined || event.proactive === true ? undefined : new TurnActivity(event, context, activity);
+          const tools = activity !== undefined && showsActivity(event, context) ? new TurnActivity(event, context, activity) : undefined;
           reactions.thinking();
           const blocks = promptOf(session, event, dispatch, context);
           dispatch?.packed(blocks.length);
@@ -200,6 +199,17 @@ function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConf
       collectTranscript(),
       concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
     );
+}
+
+/**
+ * Whether a turn gets the activity message: never a proactive one (one that ends silent must
+ * leave no trace in the chat), nor where the gateway's hello says a message can be neither edited
+ * nor deleted (it would stay, stale, above the answer).
+ */
+function showsActivity(event: GatewayEvent, context: TurnContext): boolean {
+  if (event.proactive === true) return false;
+  const capabilities = context.capabilities?.(event.platform);
+  return capabilities === undefined || capabilities.canEdit || capabilities.canDelete;
 }
 
 /** Closes the activity message once the answer is delivered, or the turn failed; drops it when the turn is cancelled. */

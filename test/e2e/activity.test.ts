@@ -77,6 +77,16 @@ describe("the tool-activity message where the platform cannot delete", () => {
     expect(seen.some((s) => s.frame.command === "delete_message")).toBe(false);
   });
 
+  it("is not posted where the platform can neither edit nor delete", async () => {
+    const hello = { schema: "openab.gateway.hello.v1", protocol_version: 1, capabilities: { telegram: { send_ack: true, can_edit: false, can_delete: false } } };
+    const { stack, seen } = await start({ mode: "text" }, { gateway: { hello } });
+    expect(await until(() => stack.records.some((r) => r.msg === "gateway capabilities negotiated"), 10_000)).toBe(true);
+    stack.gateway.broadcast(userEvent("tools3 text 200"));
+    expect(await turnOver(stack)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen.map((s) => s.frame.content.text)).toEqual([`${SUMMARY}all three checks passed`]);
+  });
+
   it("never shows on a proactive turn", async () => {
     const { stack, seen } = await start({ mode: "text" });
     stack.gateway.broadcast(userEvent("tools3 text 200", { proactive: true }));
