@@ -1,6 +1,7 @@
 import { AsyncSubject, catchError, concat, defer, EMPTY, ignoreElements, Subject, tap, type MonoTypeOperatorFunction, type Observable, type Subscription } from "rxjs";
 import { activityMessage, type ActivityOptions, type ActivityStep } from "../../../operators/delivery/activityMessage.js";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
+import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import { concatLatest } from "../../../operators/delivery/concatLatest.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { TurnContext } from "../turn.js";
@@ -63,7 +64,7 @@ export class TurnActivity {
   #apply(step: ActivityStep): Observable<unknown> {
     switch (step.kind) {
       case "open":
-        return this.#send(replyMessage(this.#event, step.text, undefined), "activity_open_failed").pipe(
+        return this.#send(replyMessage(this.#event, step.text, undefined), "activity_open_failed", () => (this.#broken = true)).pipe(
           tap((receipt) => {
             if (namesMessage(receipt.messageId)) this.#messageId = receipt.messageId;
             else this.#broken = true;
@@ -96,11 +97,10 @@ export class TurnActivity {
   }
 
   /** A status send: a failure is logged under `reason` and swallowed. */
-  #send(message: ReturnType<typeof replyMessage>, reason: string, onFailure?: () => void) {
+  #send(message: OutboundMessage, reason: string, onFailure?: () => void): Observable<SendReceipt> {
     return this.#context.sendStatus(message).pipe(
       catchError((err: unknown) => {
         onFailure?.();
-        if (reason === "activity_open_failed") this.#broken = true;
         this.#context.logger.debug({ reason, err }, "activity message not updated");
         return EMPTY;
       }),
