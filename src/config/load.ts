@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { parse, TomlError } from "smol-toml";
 import * as z from "zod";
 import { crossCheckProblems } from "./crossChecks.js";
+import { expandConfigEnv } from "./expandEnv.js";
 import { ConfigError } from "./errors.js";
 import { problemsFromIssues } from "./problems.js";
 import { type Config, configSchemaFor } from "./schema.js";
@@ -25,14 +26,17 @@ function withoutInputs(error: z.ZodError): z.ZodError {
 }
 
 /**
- * Validates a TOML-shaped object, fills every default and runs the cross-key checks
- * (crossCheckProblems). Throws ConfigError listing every problem. A config that already came out
+ * Expands `${VAR}` in every string value (an unset one is a problem), validates a TOML-shaped
+ * object, fills every default and runs the cross-key checks (crossCheckProblems). Throws ConfigError listing every problem. A config that already came out
  * of this function is returned unchanged.
  */
 export function resolveConfig(input: unknown, options: ResolveOptions = {}): Config {
   if (typeof input === "object" && input !== null && resolved.has(input)) return input as Config;
-  const schema = configSchemaFor(options.env ?? process.env);
-  const result = schema.safeParse(input, { reportInput: true });
+  const env = options.env ?? process.env;
+  const expanded = expandConfigEnv(input, env);
+  if (expanded.problems.length > 0) throw new ConfigError(expanded.problems, { source: options.source });
+  const schema = configSchemaFor(env);
+  const result = schema.safeParse(expanded.value, { reportInput: true });
   if (!result.success) {
     throw new ConfigError(problemsFromIssues(result.error.issues, schema), { source: options.source, cause: withoutInputs(result.error) });
   }

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { afterAll, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
+import { DevGateway } from "../../src/devgateway/devGateway.js";
+import { scriptedAgentPath } from "../helpers/agents.js";
 import { finished, runTurnstream, spawnTurnstream, waitForLine } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "turnstream-cli-"));
@@ -76,6 +78,37 @@ describe("turnstream check-config", () => {
       expect(result.stdout).toContain("ws://127.0.0.1:8080/ws?token=***");
       expect(result.stdout).toContain("nats://***@127.0.0.1:4222");
       expect(result.stdout).not.toMatch(/gw-s3cret|nats-s3cret/);
+    }
+  });
+
+  it("expands OpenAB's Helm-style token = \"${GATEWAY_WS_TOKEN}\" from the environment and masks it", async () => {
+    const file = configFile("helm.toml", `[gateway]\nurl = "ws://127.0.0.1:8080/ws"\ntoken = "\${GATEWAY_WS_TOKEN}"\n`);
+    const set = await runTurnstream(["check-config", file], { env: { GATEWAY_WS_TOKEN: "helm-s3cret" } });
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('token = "***"');
+    expect(set.stdout).not.toContain("helm-s3cret");
+    const unset = await runTurnstream(["check-config", file], { env: { GATEWAY_WS_TOKEN: undefined } });
+    expect(unset.code).toBe(2);
+    expect(lines(unset.stderr)).toEqual([`turnstream: ${file}: gateway.token: \${GATEWAY_WS_TOKEN} is not set in the environment`]);
+    expect(unset.stdout).toBe("");
+  });
+
+  it("run connects to a gateway whose token comes from ${GATEWAY_WS_TOKEN}", async () => {
+    const gateway = await DevGateway.start({ token: "helm-s3cret-2" });
+    try {
+      const file = configFile(
+        "helm-run.toml",
+        `[gateway]\nurl = "${gateway.url}"\ntoken = "\${GATEWAY_WS_TOKEN}"\n\n[agent]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([scriptedAgentPath])}\n\n[pool]\nstate_dir = ${JSON.stringify(join(dir, "helm-state"))}\n`,
+      );
+      const child = spawnTurnstream(["run", "--config", file], { env: { GATEWAY_WS_TOKEN: "helm-s3cret-2" } });
+      const done = finished(child);
+      await waitForLine(child, (line) => line.includes('"connected to gateway"'));
+      child.kill("SIGTERM");
+      const result = await done;
+      expect(result.code).toBe(0);
+      expect(result.stdout + result.stderr).not.toContain("helm-s3cret-2");
+    } finally {
+      await gateway.close();
     }
   });
 

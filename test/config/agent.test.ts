@@ -1,17 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { expandEnvRefs } from "../../src/config/expandEnv.js";
-import { resolveConfig } from "../../src/config/index.js";
+import { ConfigError, resolveConfig } from "../../src/config/index.js";
 
-describe("[agent].env ${VAR} expansion", () => {
-  const env = { API_KEY: "sk-1", REGION: "eu", HOME: "/h" };
+describe("${VAR} expansion in every string value (as OpenAB expands its whole file)", () => {
+  const env = { API_KEY: "sk-1", REGION: "eu", HOME: "/h", EMPTY: "", GATEWAY_WS_TOKEN: "gw-secret" };
   const agentEnv = (values: Record<string, string>) => resolveConfig({ agent: { env: values } }, { env }).agent.env;
+  const problemLines = (input: unknown): string[] => {
+    try {
+      resolveConfig(input, { env });
+    } catch (err) {
+      if (err instanceof ConfigError) return err.lines();
+      throw err;
+    }
+    return [];
+  };
 
-  it("expands a set variable", () => {
-    expect(agentEnv({ KEY: "${API_KEY}" })).toEqual({ KEY: "sk-1" });
-  });
-
-  it("expands an unset variable to the empty string", () => {
-    expect(agentEnv({ KEY: "${NOPE}" })).toEqual({ KEY: "" });
+  it("expands a set variable, an empty one to the empty string", () => {
+    expect(agentEnv({ KEY: "${API_KEY}", NONE: "${EMPTY}" })).toEqual({ KEY: "sk-1", NONE: "" });
   });
 
   it("expands several references in one value and leaves other dollars alone", () => {
@@ -20,17 +25,31 @@ describe("[agent].env ${VAR} expansion", () => {
     });
   });
 
-  it("does not expand in other sections", () => {
+  it("expands in every section, in arrays and tables, never in keys (OpenAB's Helm chart: token = \"${GATEWAY_WS_TOKEN}\")", () => {
     const config = resolveConfig(
-      { agent: { args: ["${API_KEY}"] }, delivery: { parse_error_text: "${API_KEY}" }, pool: { default_config_options: { model: "${API_KEY}" } } },
+      {
+        gateway: { url: "ws://gw:8080/ws", token: "${GATEWAY_WS_TOKEN}" },
+        agent: { args: ["--region", "${REGION}"] },
+        delivery: { parse_error_text: "${API_KEY}" },
+        pool: { default_config_options: { model: "${REGION}-large" } },
+      },
       { env },
     );
-    expect(config.agent.args).toEqual(["${API_KEY}"]);
-    expect(config.delivery.parse_error_text).toBe("${API_KEY}");
-    expect(config.pool.default_config_options.model).toBe("${API_KEY}");
+    expect(config.gateway?.token).toBe("gw-secret");
+    expect(config.agent.args).toEqual(["--region", "eu"]);
+    expect(config.delivery.parse_error_text).toBe("sk-1");
+    expect(config.pool.default_config_options).toEqual({ model: "eu-large" });
   });
 
-  it("is a pure function of value and env", () => {
+  it("refuses an unset variable, naming the key and the variable (every one, in one pass)", () => {
+    expect(problemLines({ gateway: { url: "ws://gw/ws", token: "${GATEWAY_TOKEN_TYPO}" }, agent: { args: ["${NOPE}"], env: { K: "${ALSO_NOPE}" } } })).toEqual([
+      "gateway.token: ${GATEWAY_TOKEN_TYPO} is not set in the environment",
+      "agent.args[0]: ${NOPE} is not set in the environment",
+      "agent.env.K: ${ALSO_NOPE} is not set in the environment",
+    ]);
+  });
+
+  it("expandEnvRefs is a pure function of value and env", () => {
     expect(expandEnvRefs("${A}${B}${A}", { A: "1" })).toBe("11");
   });
 });

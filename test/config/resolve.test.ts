@@ -166,8 +166,9 @@ describe("resolveConfig: good configs", () => {
   });
 
   it("is idempotent: a resolved config resolves to itself", () => {
-    const config = parseConfigText(openabToml, { env });
-    expect(resolveConfig(config, { env })).toEqual(config);
+    const withKey = { ...env, ANTHROPIC_API_KEY: "sk-123" };
+    const config = parseConfigText(openabToml, { env: withKey });
+    expect(resolveConfig(config, { env: withKey })).toEqual(config);
   });
 
   it("accepts wss gateways, nats and tls bus urls, and IPv6 listen addresses", () => {

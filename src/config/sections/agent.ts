@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { expandEnvRefs } from "../expandEnv.js";
 import { choice } from "../choice.js";
 import { nonEmptyString, stringList, stringTable } from "../fields.js";
 
@@ -24,7 +23,7 @@ export interface AgentConfig {
   command: string;
   args: string[];
   working_dir: string;
-  /** Values with `${VAR}` already expanded from the broker's environment. */
+  /** Values with `${VAR}` already expanded from the broker's environment (as every string of the file). */
   env: Record<string, string>;
   inherit_env: string[];
   /** How `session/request_permission` is answered (see `decidePermission`). */
@@ -41,7 +40,7 @@ export function resolveAgent(keys: z.output<typeof agentKeys>, env: NodeJS.Proce
     command: keys.command ?? firstWord ?? DEFAULT_AGENT_COMMAND,
     args: keys.args ?? defaultArgs,
     working_dir: keys.working_dir ?? (env.HOME !== undefined && env.HOME !== "" ? env.HOME : "."),
-    env: Object.fromEntries(Object.entries(keys.env).map(([name, value]) => [name, expandEnvRefs(value, env)])),
+    env: keys.env,
     inherit_env: keys.inherit_env,
     permission_mode: keys.permission_mode,
   };
