@@ -161,8 +161,8 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line)
     return;
   }
   if (frame.id === undefined) {
-    // Structured mode lets a turn finish: a cancelled turn without its envelope would read as a parse error.
-    if (frame.method === "session/cancel" && delivery === "sequential") running.get(frame.params?.sessionId)?.abort();
+    // A cancelled turn answers `cancelled`, and the broker then delivers nothing more of it.
+    if (frame.method === "session/cancel") running.get(frame.params?.sessionId)?.abort();
     return; // other notifications need no answer
   }
   switch (frame.method) {

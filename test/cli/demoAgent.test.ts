@@ -103,12 +103,12 @@ describe("the demo agent in structured mode (the default)", () => {
     expect(envelope.plan.bubbles[0]!.text).toContain("`turnstream demo --delivery sequential`");
   });
 
-  it("lets a turn finish despite session/cancel, as a cancelled turn without its envelope would read as a parse error", async () => {
+  it("stops slow on session/cancel in structured mode too: no envelope, the prompt answers cancelled (the broker then delivers nothing)", async () => {
     const agent = startAgent("structured");
     const sessionId = await prompt(agent, "slow");
     agent.send({ method: "session/cancel", params: { sessionId } });
-    expect((await answer(agent)).result).toEqual({ stopReason: "end_turn" });
-    expect(parseEnvelope(updates(agent)[0]?.frame.params?.update?.content?.text ?? "", limits).ok).toBe(true);
+    expect((await answer(agent)).result).toEqual({ stopReason: "cancelled" });
+    expect(updates(agent)).toEqual([]);
   });
 
   it("lists its scenarios in help, and says slow's sequential beats need --delivery sequential", async () => {

@@ -101,6 +101,23 @@ describe.each(stackBuses())("a text turn end to end: real gateway socket, real a
     expect(await until(() => stack!.agentEvents().some((line) => line.startsWith("cancel ")), 5_000)).toBe(true);
   });
 
+  it("a cancelled turn delivers nothing more, in text and structured mode alike", async () => {
+    for (const delivery of [{ mode: "text" }, { mode: "structured" }]) {
+      stack = await startStack({ config: { delivery } });
+      // The agent wrote text before the cancel arrived; none of it may reach the chat.
+      stack.gateway.broadcast(userEvent("drip 20 300"));
+      await until(() => prompts(stack!).length === 1, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      stack.gateway.broadcast(userEvent("/cancel"));
+      expect(await until(() => stack!.records.some((r) => r.msg === "turn cancelled; nothing more delivered"), 10_000)).toBe(true);
+      await until(() => stack!.records.filter((r) => r.msg === "turn complete").length >= 2, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stack.replies.map((r) => r.content.text)).toEqual(["🛑 Cancel signal sent."]);
+      await stack.stop();
+      stack = undefined;
+    }
+  });
+
   it("logs malformed frames with a reason and keeps the connection", async () => {
     stack = await startStack({ config: { gateway: { max_frame_bytes: 2048 } } });
     stack.gateway.broadcast("this is not json");

@@ -5,7 +5,7 @@ import { streamingEdits, type StreamingStep } from "../../../operators/delivery/
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { SendError } from "../../wire/index.js";
 import type { TurnContext } from "../turn.js";
-import { finalTextReply, type DeliveryConfig } from "./deliverText.js";
+import { finalTextReply, wasCancelled, type DeliveryConfig } from "./deliverText.js";
 import { messageChange, namesMessage } from "./messageChange.js";
 import { replyMessage } from "./replyMessage.js";
 
@@ -59,7 +59,10 @@ class StreamedReply {
       case "edit":
         return this.#messageId === undefined || this.#broken ? EMPTY : this.#edit(this.#messageId, step.text);
       case "final":
-        return defer(() => this.#final(finalTextReply(step.transcript, this.#event, this.#context, this.#config, true)));
+        return defer(() =>
+          // Cancelled: what was shown so far goes, and nothing more is sent.
+          wasCancelled(step.transcript, this.#context) ? this.#final(undefined) : this.#final(finalTextReply(step.transcript, this.#event, this.#context, this.#config, true)),
+        );
     }
   }
 

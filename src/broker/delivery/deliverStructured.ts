@@ -6,6 +6,7 @@ import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { untrustedName } from "../../../operators/ingress/untrustedText.js";
 import { AgentTurnError, DeliveryIncompleteError } from "../../pipeline/errors.js";
 import type { TurnContext } from "../turn.js";
+import { wasCancelled } from "./deliverText.js";
 import {
   DELIVERED_NOTHING_LOG,
   SILENT_WITH_MESSAGES_LOG,
@@ -26,6 +27,7 @@ import { replyMessage } from "./replyMessage.js";
  */
 export function deliverStructured(transcript: TurnTranscript, event: GatewayEvent, context: TurnContext, config: DeliveryConfig): Observable<never> {
   return defer(() => {
+    if (wasCancelled(transcript, context)) return EMPTY;
     const { delivery } = config;
     const { logger } = context;
     const plan = planStructuredReply(transcript, {

@@ -7,7 +7,7 @@ import { SESSION_RESET_NOTICE, type TurnTranscript } from "../../../operators/de
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { Config } from "../../config/index.js";
 import type { TurnContext } from "../turn.js";
-import { SILENT_FAILURE_LOG, SILENT_REPLY_LOG } from "./deliveryLogMessages.js";
+import { CANCELLED_TURN_LOG, SILENT_FAILURE_LOG, SILENT_REPLY_LOG } from "./deliveryLogMessages.js";
 import { replyMessage } from "./replyMessage.js";
 
 export type DeliveryConfig = Pick<Config, "delivery" | "reactions" | "silent">;
@@ -17,12 +17,24 @@ export type DeliveryConfig = Pick<Config, "delivery" | "reactions" | "silent">;
  * With `[silent] enabled`, the agent's answer is checked for a silent token before chunking.
  */
 export function deliverText(transcript: TurnTranscript, event: GatewayEvent, context: TurnContext, config: DeliveryConfig): Observable<never> {
+  if (wasCancelled(transcript, context)) return EMPTY;
   const reply = finalTextReply(transcript, event, context, config, config.reactions.narration_display);
   if (reply === undefined) return EMPTY;
   return from(reply.chunks).pipe(
     concatMap((chunk, index) => context.send(replyMessage(event, chunk, index === 0 ? reply.replyTo : undefined))),
     ignoreElements(),
   );
+}
+
+/**
+ * A turn the agent ended `cancelled` (`/cancel`, or superseded under `[queue] mode = "interrupt"`)
+ * delivers nothing more: once the cancel is acknowledged, what the agent had written so far is
+ * not sent (logged). Bubbles a sequential turn already sent stay.
+ */
+export function wasCancelled(transcript: TurnTranscript, context: TurnContext): boolean {
+  if (transcript.stopReason !== "cancelled") return false;
+  context.logger.info({ reason: "cancelled" }, CANCELLED_TURN_LOG);
+  return true;
 }
 
 /** A text turn's final reply as messages: the chunks in order and the first one's quote target. */

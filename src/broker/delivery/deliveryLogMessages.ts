@@ -8,6 +8,9 @@ export const SILENT_FAILURE_LOG = "agent returned empty turn (0 output tokens) â
 /** Info (`reason`) when a silent reply sends nothing. */
 export const SILENT_REPLY_LOG = "silent reply: nothing delivered";
 
+/** Info (`reason: "cancelled"`) when a turn cancelled with `/cancel` (or superseded under `interrupt`) delivers nothing more. */
+export const CANCELLED_TURN_LOG = "turn cancelled; nothing more delivered";
+
 // Structured mode
 /** Warn (`reason: "parse_error"`, `error`, `policy`) when the turn's output did not parse (`parseFailure`). */
 export const STRUCTURED_PARSE_FAILED_LOG = "structured turn did not parse";
