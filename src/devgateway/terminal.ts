@@ -1,10 +1,14 @@
-import type { Interface } from "node:readline";
 import type { Subscription } from "rxjs";
 import { devEvent, type DevGateway } from "./devGateway.js";
 
+/** Where typed lines come from: a readline interface, or anything that emits `line` the same way. */
+export interface LineSource {
+  on(event: "line", listener: (line: string) => void): unknown;
+}
+
 export interface TerminalOptions {
   readonly gateway: DevGateway;
-  readonly lines: Interface;
+  readonly lines: LineSource;
   readonly write: (text: string) => void;
   /** Milliseconds, for the `+0.40 s` timings. */
   readonly now: () => number;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { finished, runTurnstream, spawnTurnstream, waitForLine } from "../helpers/cli.js";
 
@@ -52,5 +53,54 @@ describe("turnstream demo (what npm start runs)", () => {
     await waitForLine(child, (line) => line.startsWith("turnstream demo — gateway"));
     child.kill("SIGTERM");
     expect((await done).code).toBe(0);
+  });
+});
+
+describe("turnstream demo with piped input (a newcomer's first ten minutes)", () => {
+  it("echo flight | turnstream demo: answers what was typed, even before it was ready, then exits 0", async () => {
+    const child = spawnTurnstream(["demo"]);
+    const done = finished(child);
+    child.stdin.end("flight\n");
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/│ on it\n[\s\S]*│ your flight moved to 8pm\n[\s\S]*│ gate B12\n/);
+  });
+
+  it("turnstream demo < /dev/null exits 0 at once, having answered nothing", async () => {
+    const child = spawnTurnstream(["demo"]);
+    const done = finished(child);
+    child.stdin.end();
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain("◀ bubble");
+  });
+
+  it("keeps the terminal for the chat: the log goes to the file it names, no JSON line on stdout or stderr", async () => {
+    const child = spawnTurnstream(["demo"]);
+    const done = finished(child);
+    child.stdin.end("broken\nhello\n");
+    const result = await done;
+    expect(result.code).toBe(0);
+    const logLine = result.stdout.split("\n").find((line) => line.startsWith("log: "));
+    expect(logLine).toMatch(/^log: \/.+turnstream-demo-\d+\.log$/);
+    for (const line of [...result.stdout.split("\n"), ...result.stderr.split("\n")]) expect(line.startsWith("{")).toBe(false);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("│ you said: hello");
+    // The structured turn that did not parse is in the log, not the chat.
+    const log = readFileSync((logLine ?? "").slice("log: ".length), "utf8");
+    expect(log).toContain("structured turn did not parse");
+  });
+
+  it("/cancel during slow cancels it: the cancel is acknowledged and nothing of the slow turn is delivered", async () => {
+    const child = spawnTurnstream(["demo"]);
+    const done = finished(child);
+    child.stdin.write("slow\n");
+    await waitForLine(child, (line) => line.startsWith("chat page: "));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.stdin.end("/cancel\n");
+    const result = await done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("│ 🛑 Cancel signal sent.");
+    expect(result.stdout).not.toContain("this demo runs in structured mode");
   });
 });
