@@ -2,6 +2,7 @@ import type * as z from "zod";
 import { closestKey } from "./closestKey.js";
 import type { ConfigProblem } from "./errors.js";
 import { expectedText } from "./expected.js";
+import { OPENAB_SECTIONS } from "./openabSections.js";
 import { printValue, valueKind } from "./printValue.js";
 import { redactUrl } from "./redactUrl.js";
 import { holdsSecret, isUrlKey } from "./secretKeys.js";
@@ -31,6 +32,8 @@ function unknownKeyProblems(root: z.ZodType, issue: Issue & { code: "unrecognize
   const allowed = keysAt(root, issue.path);
   const listing = allowed.length > 0 ? `; allowed keys: ${allowed.join(", ")}` : "";
   return issue.keys.map((key) => {
+    const openab = issue.path.length === 0 ? OPENAB_SECTIONS[key] : undefined;
+    if (openab !== undefined) return { path: key, message: openab };
     const guess = closestKey(key, allowed);
     const head = guess === undefined ? "unknown key" : `unknown key (did you mean ${JSON.stringify(guess)}?)`;
     return { path: dottedPath([...issue.path, key]), message: `${head}${listing}` };

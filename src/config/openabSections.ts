@@ -1,0 +1,22 @@
+/**
+ * OpenAB's config sections turnstream does not take, each with what to do instead, so an OpenAB
+ * deployment's file gets a line that helps rather than a bare `unknown key`. The names are
+ * OpenAB's config reference's (docs/openab-config-keys.json keeps the whole list; every other
+ * section of it is turnstream's too).
+ */
+const GATEWAY_HINT =
+  "turnstream reaches chat platforms through an OpenAB gateway, not adapters of its own: run the gateway for this platform and point [gateway] url at it (docs/migrating-from-openab.md)";
+
+export const OPENAB_SECTIONS: Readonly<Record<string, string>> = {
+  discord: `is OpenAB's Discord adapter; ${GATEWAY_HINT}`,
+  slack: `is OpenAB's Slack adapter; ${GATEWAY_HINT}`,
+  telegram: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
+  line: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
+  whatsapp: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
+  feishu: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
+  googlechat: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
+  teams: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
+  stt: "(OpenAB's speech-to-text) is not supported yet: an audio attachment reaches the agent as a note that it was not transcribed (remove [stt])",
+  markdown: "(OpenAB's Markdown table conversion) is not supported: replies keep their tables as written (remove [markdown])",
+  cron: "(OpenAB's scheduler) is not supported: schedule prompts outside turnstream and send them through the gateway as proactive events (\"proactive\": true), which [triage] judges (remove [cron])",
+};
