@@ -12,7 +12,8 @@ const MIB = 1024 * 1024;
  * The prompt block for one attachment (protocol §3.4), or `undefined` when it is skipped (no
  * bytes, or a type turnstream does not handle).
  *
- * turnstream's departures: it has no speech-to-text, so audio becomes a note saying so; it reads
+ * An audio attachment `[stt]` transcribed is upstream's `[Voice message transcript]: <text>` block;
+ * without `[stt]` it becomes a note saying so. turnstream's departures: it reads
  * no files, so an attachment with only a `path` becomes a "not delivered" note (with `data` too,
  * the data is used); it has no file store, so a text file over upstream's 64 KiB inline limit is
  * inlined like a small one (upstream does the same without a store). Names are cleaned (control
@@ -34,6 +35,8 @@ export function attachmentBlock(attachment: GatewayAttachment): ContentBlock | u
       return { type: "text", text: `[File: ${name}]\n\`\`\`\n${text}\n\`\`\`` };
     }
     case "audio":
+      // Transcribed by `[stt]` before the turn: upstream's transcript block.
+      if (attachment.transcript !== undefined) return { type: "text", text: `[Voice message transcript]: ${attachment.transcript}` };
       return { type: "text", text: `[System: audio attachment "${name}" skipped: speech-to-text is not configured]` };
     default:
       return undefined;

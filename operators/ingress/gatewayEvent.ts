@@ -51,4 +51,6 @@ export interface GatewayAttachment {
   readonly path?: string | null;
   /** Present when the gateway rejected or truncated the attachment: `"<category>: <detail>"`. */
   readonly status?: string | null;
+  /** An audio attachment's transcript, set by the broker's `[stt]` (never read from the wire). */
+  readonly transcript?: string;
 }

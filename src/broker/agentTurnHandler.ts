@@ -24,6 +24,8 @@ import { deliverStructured } from "./delivery/deliverStructured.js";
 import { TurnActivity, type ActivitySettings } from "./delivery/turnActivity.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
+import { SpeechToText } from "../stt/speechToText.js";
+import { reactionMessage } from "./reactions/reactionMessage.js";
 import { markQueued, reactionSettingsOf, TurnReactions } from "./reactions/turnReactions.js";
 import { userFacingError } from "./userFacingError.js";
 import { BatchDispatch } from "./batchDispatch.js";
@@ -40,6 +42,8 @@ export interface AgentTurnHandlerOptions {
   readonly streaming?: StreamingOptions;
   /** `[activity] enabled`: a transient message lists the turn's tool calls while they run. */
   readonly activity?: ActivitySettings;
+  /** `[stt] enabled`: audio attachments are transcribed before the turn; `echo` posts `> 🎤 <transcript>` first. */
+  readonly stt?: { readonly speech: SpeechToText; readonly echo: boolean };
 }
 
 /**
@@ -48,7 +52,7 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity, stt }: AgentTurnHandlerOptions): TurnHandler {
   const deliverTurn = deliveryOf(config, streaming);
   const instructions = replyTool !== undefined && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
   /**
@@ -112,7 +116,13 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
           toldTheUser(event, context),
         );
       default:
-        return onceOnly(event, context, inboundDedupe, () => runTurn(sessionKey, event, batch, context));
+        return onceOnly(event, context, inboundDedupe, () =>
+          stt === undefined || !needsTranscripts(event, batch)
+            ? runTurn(sessionKey, event, batch, context)
+            : transcribed(event, batch, stt.speech).pipe(
+                concatMap(([heard, heardBatch]) => concat(stt.echo ? echoTranscripts(heard, context) : EMPTY, runTurn(sessionKey, heard, heardBatch, context))),
+              ),
+        );
     }
   };
   // `/cancel` must reach the turn it cancels, which holds the session's lane.
@@ -199,6 +209,46 @@ function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConf
       collectTranscript(),
       concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
     );
+}
+
+/** Whether any arrival of the turn has audio for `[stt]`. */
+function needsTranscripts(event: GatewayEvent, batch: TurnBatch | undefined): boolean {
+  return SpeechToText.wants(event) || (batch?.earlier.some((earlier) => SpeechToText.wants(earlier)) ?? false);
+}
+
+/** The turn's event (and a batch's earlier arrivals) with their audio transcribed. */
+function transcribed(event: GatewayEvent, batch: TurnBatch | undefined, speech: SpeechToText): Observable<[GatewayEvent, TurnBatch | undefined]> {
+  return from(
+    (async (): Promise<[GatewayEvent, TurnBatch | undefined]> => {
+      const heard = await speech.transcribe(event);
+      if (batch === undefined) return [heard, undefined];
+      const earlier: GatewayEvent[] = [];
+      for (const arrival of batch.earlier) earlier.push(await speech.transcribe(arrival));
+      return [heard, { ...batch, earlier }];
+    })(),
+  );
+}
+
+/**
+ * `[stt] echo_transcript`, as upstream: `> 🎤 <transcript>` in the thread before the agent's reply
+ * so the user can check what was heard; a failed one says `(transcription failed)` and puts ⚠️ on
+ * their message.
+ */
+function echoTranscripts(event: GatewayEvent, context: TurnContext): Observable<never> {
+  const audio = (event.content.attachments ?? []).filter((attachment) => attachment.type === "audio");
+  return concat(
+    ...audio.map((attachment) =>
+      attachment.transcript !== undefined
+        ? sendText(context, event, `> 🎤 ${attachment.transcript}`)
+        : concat(
+            sendText(context, event, "> 🎤 (transcription failed)"),
+            context.sendStatus(reactionMessage(event, { op: "add", emoji: "⚠️" })).pipe(
+              ignoreElements(),
+              catchError(() => EMPTY),
+            ),
+          ),
+    ),
+  );
 }
 
 /**

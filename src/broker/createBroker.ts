@@ -6,6 +6,7 @@ import { ConfigError, resolveConfig, secretValues, type Config, type ConfigInput
 import { createLogger, resolveLogLevel, type Logger } from "../log/logger.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { createSessionPool } from "../acp/createSessionPool.js";
+import { SpeechToText } from "../stt/speechToText.js";
 import { packageVersion } from "../version.js";
 import { GatewayConnector } from "../gateway/connector.js";
 import { InboundDedupe } from "../../operators/ingress/inboundDedupe.js";
@@ -118,6 +119,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           ...(state === undefined ? {} : { inboundDedupe: state.dedupe }),
           ...(replyTool === undefined ? {} : { replyTool }),
           ...(config.gateway?.streaming === true ? { streaming: { placeholder: config.gateway.streaming_placeholder } } : {}),
+          ...(config.stt.enabled ? { stt: { speech: speechToTextFor(config, env, logger), echo: config.stt.echo_transcript } } : {}),
           ...(config.activity.enabled && config.reactions.tool_display !== "none"
             ? { activity: { toolDisplay: config.reactions.tool_display, places: { workspaceRoot: resolvePath(config.agent.working_dir), ...(env.HOME === undefined ? {} : { home: env.HOME }) } } }
             : {}),
@@ -172,6 +174,13 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
       await assembly.onStopped?.();
     },
   });
+}
+
+/** `[stt]`'s client: an empty `api_key` with a groq.com `base_url` takes `GROQ_API_KEY` from the environment, as upstream. */
+function speechToTextFor(config: Config, env: NodeJS.ProcessEnv, logger: Logger): SpeechToText {
+  const { stt } = config;
+  const apiKey = stt.api_key === "" && stt.base_url.includes("groq.com") ? (env.GROQ_API_KEY ?? "") : stt.api_key;
+  return new SpeechToText({ baseUrl: stt.base_url, apiKey, model: stt.model, logger });
 }
 
 /** The reply tool of a worker that runs turns on the session pool: in structured and sequential modes unless `[delivery] reply_tool = "off"`. */

@@ -16,7 +16,6 @@ export const OPENAB_SECTIONS: Readonly<Record<string, string>> = {
   feishu: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
   googlechat: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
   teams: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
-  stt: "(OpenAB's speech-to-text) is not supported yet: an audio attachment reaches the agent as a note that it was not transcribed (remove [stt])",
   markdown: "(OpenAB's Markdown table conversion) is not supported: replies keep their tables as written (remove [markdown])",
   cron: "(OpenAB's scheduler) is not supported: schedule prompts outside turnstream and send them through the gateway as proactive events (\"proactive\": true), which [triage] judges (remove [cron])",
 };

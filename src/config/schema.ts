@@ -12,6 +12,7 @@ import { queueSection } from "./sections/queue.js";
 import { activitySection } from "./sections/activity.js";
 import { reactionsSection } from "./sections/reactions.js";
 import { silentSection } from "./sections/silent.js";
+import { sttSection } from "./sections/stt.js";
 import { triageSection } from "./sections/triage.js";
 
 /**
@@ -27,6 +28,7 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     delivery: deliverySection,
     triage: triageSection,
     reactions: reactionsSection,
+    stt: sttSection,
     // turnstream's own.
     bus: busSection,
     inbound: inboundSection,

@@ -1,7 +1,7 @@
 // Which config keys hold secrets, in one list: masking, error wording and the docs test read it.
 
 /** Keys whose values are secrets: never printed, logged or quoted in an error. `*` is any key of that table. */
-export const secretKeys: readonly string[] = ["gateway.token", "dev_gateway.token", "bus.token", "bus.password", "agent.env.*"];
+export const secretKeys: readonly string[] = ["gateway.token", "dev_gateway.token", "bus.token", "bus.password", "agent.env.*", "stt.api_key"];
 
 /** Keys whose values are URLs that may carry credentials: shown with those masked (see redactUrl). */
 export const urlKeys: readonly string[] = ["gateway.url", "bus.url"];
