@@ -18,7 +18,8 @@ describe("docs/agents.md", () => {
 
   it("the bubble pairings in the examples match: envelope with structured, sequential with sequential", () => {
     for (const block of tomlBlocks(doc).filter((text) => text.includes('"agent"'))) {
-      const config = parseConfigText(block, { env: {} });
+      // The examples take the key from the environment, as a deployment would.
+      const config = parseConfigText(block, { env: { OPENAI_API_KEY: "sk-test" } });
       const mode = config.agent.args[config.agent.args.indexOf("--mode") + 1];
       expect(config.delivery.mode).toBe(mode === "envelope" ? "structured" : "sequential");
     }
