@@ -21,11 +21,11 @@ import { deliverSequential } from "./delivery/deliverSequential.js";
 import { SEQUENTIAL_MODE_OFF_WARNING } from "./delivery/deliveryLogMessages.js";
 import { deliverStreaming, type StreamingOptions } from "./delivery/deliverStreaming.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
-import { TurnActivity, type ActivitySettings } from "./delivery/turnActivity.js";
+import { closedAfter, showsActivity, TurnActivity, type ActivitySettings } from "./delivery/turnActivity.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
-import { SpeechToText } from "../stt/speechToText.js";
-import { reactionMessage } from "./reactions/reactionMessage.js";
+import type { SpeechToText } from "../stt/speechToText.js";
+import { echoTranscripts, needsTranscripts, transcribed } from "./turnTranscripts.js";
 import { markQueued, reactionSettingsOf, TurnReactions } from "./reactions/turnReactions.js";
 import { userFacingError } from "./userFacingError.js";
 import { BatchDispatch } from "./batchDispatch.js";
@@ -209,66 +209,6 @@ function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConf
       collectTranscript(),
       concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
     );
-}
-
-/** Whether any arrival of the turn has audio for `[stt]`. */
-function needsTranscripts(event: GatewayEvent, batch: TurnBatch | undefined): boolean {
-  return SpeechToText.wants(event) || (batch?.earlier.some((earlier) => SpeechToText.wants(earlier)) ?? false);
-}
-
-/** The turn's event (and a batch's earlier arrivals) with their audio transcribed. */
-function transcribed(event: GatewayEvent, batch: TurnBatch | undefined, speech: SpeechToText): Observable<[GatewayEvent, TurnBatch | undefined]> {
-  return from(
-    (async (): Promise<[GatewayEvent, TurnBatch | undefined]> => {
-      const heard = await speech.transcribe(event);
-      if (batch === undefined) return [heard, undefined];
-      const earlier: GatewayEvent[] = [];
-      for (const arrival of batch.earlier) earlier.push(await speech.transcribe(arrival));
-      return [heard, { ...batch, earlier }];
-    })(),
-  );
-}
-
-/**
- * `[stt] echo_transcript`, as upstream: `> 🎤 <transcript>` in the thread before the agent's reply
- * so the user can check what was heard; a failed one says `(transcription failed)` and puts ⚠️ on
- * their message.
- */
-function echoTranscripts(event: GatewayEvent, context: TurnContext): Observable<never> {
-  const audio = (event.content.attachments ?? []).filter((attachment) => attachment.type === "audio");
-  return concat(
-    ...audio.map((attachment) =>
-      attachment.transcript !== undefined
-        ? sendText(context, event, `> 🎤 ${attachment.transcript}`)
-        : concat(
-            sendText(context, event, "> 🎤 (transcription failed)"),
-            context.sendStatus(reactionMessage(event, { op: "add", emoji: "⚠️" })).pipe(
-              ignoreElements(),
-              catchError(() => EMPTY),
-            ),
-          ),
-    ),
-  );
-}
-
-/**
- * Whether a turn gets the activity message: never a proactive one (one that ends silent must
- * leave no trace in the chat), nor where the gateway's hello says a message can be neither edited
- * nor deleted (it would stay, stale, above the answer).
- */
-function showsActivity(event: GatewayEvent, context: TurnContext): boolean {
-  if (event.proactive === true) return false;
-  const capabilities = context.capabilities?.(event.platform);
-  return capabilities === undefined || capabilities.canEdit || capabilities.canDelete;
-}
-
-/** Closes the activity message once the answer is delivered, or the turn failed; drops it when the turn is cancelled. */
-function closedAfter(activity: TurnActivity): OperatorFunction<never, never> {
-  return (turn) =>
-    concat(
-      turn.pipe(catchError((err: unknown) => concat(activity.finish(), throwError(() => err)))),
-      activity.finish(),
-    ).pipe(finalize(() => activity.dispose()));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AsyncSubject, catchError, concat, defer, EMPTY, ignoreElements, Subject, tap, type MonoTypeOperatorFunction, type Observable, type Subscription } from "rxjs";
+import { AsyncSubject, catchError, concat, defer, EMPTY, finalize, ignoreElements, Subject, tap, throwError, type MonoTypeOperatorFunction, type Observable, type OperatorFunction, type Subscription } from "rxjs";
 import { activityMessage, type ActivityOptions, type ActivityStep } from "../../../operators/delivery/activityMessage.js";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
 import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
@@ -106,4 +106,24 @@ export class TurnActivity {
       }),
     );
   }
+}
+
+/**
+ * Whether a turn gets the activity message: never a proactive one (one that ends silent must
+ * leave no trace in the chat), nor where the gateway's hello says a message can be neither edited
+ * nor deleted (it would stay, stale, above the answer).
+ */
+export function showsActivity(event: GatewayEvent, context: TurnContext): boolean {
+  if (event.proactive === true) return false;
+  const capabilities = context.capabilities?.(event.platform);
+  return capabilities === undefined || capabilities.canEdit || capabilities.canDelete;
+}
+
+/** Closes the activity message once the answer is delivered, or the turn failed; drops it when the turn is cancelled. */
+export function closedAfter(activity: TurnActivity): OperatorFunction<never, never> {
+  return (turn) =>
+    concat(
+      turn.pipe(catchError((err: unknown) => concat(activity.finish(), throwError(() => err)))),
+      activity.finish(),
+    ).pipe(finalize(() => activity.dispose()));
 }
