@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
-import { ScriptedModelServer } from "./scriptedModelServer.js";
+import { ScriptedModelServer, type ScriptedFailure, type Step } from "./scriptedModelServer.js";
 
 /** One chat-completions request the fake received, body parsed. */
 export interface RecordedRequest {
@@ -21,12 +21,13 @@ export interface ScriptedCall {
 }
 
 /** What the fake answers one request with. */
-export type ScriptedResponse =
-  | { readonly content?: string | null; readonly toolCalls?: readonly ScriptedCall[] }
-  | { readonly status: number; readonly body: string };
+export type ScriptedResponse = ChatReply | ScriptedFailure;
+
+/** A reply the fake writes itself (the script's failures the shared server answers). */
+export type ChatReply = { readonly content?: string | null; readonly toolCalls?: readonly ScriptedCall[] };
 
 /** A scripted step: a fixed response, or one computed (and possibly delayed) from the request. */
-export type ScriptStep = ScriptedResponse | ((request: RecordedRequest) => ScriptedResponse | Promise<ScriptedResponse>);
+export type ScriptStep = Step<RecordedRequest, ChatReply>;
 
 /** `reply` tool call. */
 export const replyCall = (messages: readonly string[], extra: Record<string, unknown> = {}, id?: string): ScriptedCall => ({
@@ -46,8 +47,7 @@ export const says = (content: string): ScriptedResponse => ({ content });
  * answers with the next scripted step (an HTTP 500 naming the request once the script runs out)
  * and records every request, so tests can assert the tools, messages and tool results sent.
  */
-export class FakeChatCompletions extends ScriptedModelServer<ScriptStep> {
-  readonly requests: RecordedRequest[] = [];
+export class FakeChatCompletions extends ScriptedModelServer<RecordedRequest, ChatReply> {
   #callIds = 0;
 
   static start(script: ScriptStep[] = []): Promise<FakeChatCompletions> {
@@ -60,14 +60,8 @@ export class FakeChatCompletions extends ScriptedModelServer<ScriptStep> {
       return;
     }
     const request: RecordedRequest = { path: url, headers, body: JSON.parse(raw) as RecordedRequest["body"] };
-    this.requests.push(request);
-    const step = this.nextStep();
-    const response = step === undefined ? { status: 500, body: `no scripted response for request ${this.requests.length}` } : await (typeof step === "function" ? step(request) : step);
-    if (res.destroyed) return; // the client gave up (a cancelled turn)
-    if ("status" in response) {
-      res.writeHead(response.status, { "content-type": "application/json" }).end(response.body);
-      return;
-    }
+    const response = await this.scriptedReply(request, res);
+    if (response === undefined) return;
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(this.#completion(response, request.body.model)));
   }
 

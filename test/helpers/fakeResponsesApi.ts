@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
-import { ScriptedModelServer } from "./scriptedModelServer.js";
+import { ScriptedModelServer, type ScriptedFailure, type Step } from "./scriptedModelServer.js";
 
 /** A function the request offers the model, at top level or inside a namespace. */
 export interface ResponsesFunctionTool {
@@ -47,12 +47,13 @@ export interface ScriptedCall {
 }
 
 /** What the fake answers one request with: assistant text and/or function calls, or a plain HTTP error. */
-export type ScriptedResponse =
-  | { readonly text?: string; readonly calls?: readonly ScriptedCall[] }
-  | { readonly status: number; readonly body: string };
+export type ScriptedResponse = ResponsesReply | ScriptedFailure;
+
+/** A reply the fake writes itself (the script's failures the shared server answers). */
+export type ResponsesReply = { readonly text?: string; readonly calls?: readonly ScriptedCall[] };
 
 /** A scripted step: a fixed response, or one computed (and possibly delayed) from the request. */
-export type ScriptStep = ScriptedResponse | ((request: ResponsesRequest) => ScriptedResponse | Promise<ScriptedResponse>);
+export type ScriptStep = Step<ResponsesRequest, ResponsesReply>;
 
 /** A located function: its name and, when it sits in a namespace, the namespace's name. */
 export interface FoundTool {
@@ -112,8 +113,7 @@ const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, ou
  * recorded, so tests can assert the tools offered and the tool outputs sent back. `GET
  * <url>/models` answers an empty list; anything else 404, recorded in `otherRequests`.
  */
-export class FakeResponsesApi extends ScriptedModelServer<ScriptStep> {
-  readonly requests: ResponsesRequest[] = [];
+export class FakeResponsesApi extends ScriptedModelServer<ResponsesRequest, ResponsesReply> {
   readonly otherRequests: OtherRequest[] = [];
   #ids = 0;
 
@@ -138,14 +138,8 @@ export class FakeResponsesApi extends ScriptedModelServer<ScriptStep> {
       return;
     }
     const request: ResponsesRequest = { path, headers, body };
-    this.requests.push(request);
-    const step = this.nextStep();
-    const response = step === undefined ? { status: 500, body: `no scripted response for request ${this.requests.length}` } : await (typeof step === "function" ? step(request) : step);
-    if (res.destroyed) return; // the client gave up (a cancelled turn)
-    if ("status" in response) {
-      res.writeHead(response.status, { "content-type": "application/json" }).end(response.body);
-      return;
-    }
+    const response = await this.scriptedReply(request, res);
+    if (response === undefined) return;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     for (const event of this.#events(response, body.model)) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     res.end();

@@ -1,16 +1,26 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** A scripted plain HTTP error. */
+export interface ScriptedFailure {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** A scripted step: a fixed reply or failure, or one computed (and possibly delayed) from the request. */
+export type Step<Request, Reply> = Reply | ScriptedFailure | ((request: Request) => Reply | ScriptedFailure | Promise<Reply | ScriptedFailure>);
+
 /**
  * What every fake model API in the tests shares: an HTTP server on 127.0.0.1 with a free port, its
- * `…/v1` base URL, and a script of steps taken one per model request. A subclass answers each
- * request once its body has been read (`answer`), taking steps with `nextStep`.
+ * `…/v1` base URL, the requests it got, and a script of steps taken one per model request. A
+ * subclass answers each request once its body has been read (`answer`), with `scriptedReply`.
  */
-export abstract class ScriptedModelServer<Step> {
+export abstract class ScriptedModelServer<Request, Reply extends object> {
+  readonly requests: Request[] = [];
   readonly #server: Server = createServer();
-  readonly #script: Step[];
+  readonly #script: Step<Request, Reply>[];
 
-  protected constructor(script: readonly Step[]) {
+  protected constructor(script: readonly Step<Request, Reply>[]) {
     this.#script = [...script];
     this.#server.on("request", (req, res) => {
       let raw = "";
@@ -27,9 +37,21 @@ export abstract class ScriptedModelServer<Step> {
 
   protected abstract answer(method: string, url: string, headers: IncomingHttpHeaders, raw: string, res: ServerResponse): Promise<void>;
 
-  /** The next scripted step, or `undefined` once the script ran out. */
-  protected nextStep(): Step | undefined {
-    return this.#script.shift();
+  /**
+   * Records `request` and takes the next step for it: the reply for the subclass to write, or
+   * `undefined` when this already answered — a scripted failure, a 500 once the script ran out —
+   * or the client went away meanwhile (a cancelled turn).
+   */
+  protected async scriptedReply(request: Request, res: ServerResponse): Promise<Reply | undefined> {
+    this.requests.push(request);
+    const step = this.#script.shift();
+    const response = step === undefined ? { status: 500, body: `no scripted response for request ${this.requests.length}` } : await (typeof step === "function" ? step(request) : step);
+    if (res.destroyed) return undefined;
+    if ("status" in response) {
+      res.writeHead(response.status, { "content-type": "application/json" }).end(response.body);
+      return undefined;
+    }
+    return response;
   }
 
   /** The base URL to configure (`…/v1`). */
@@ -39,7 +61,7 @@ export abstract class ScriptedModelServer<Step> {
   }
 
   /** Appends steps to the script. */
-  push(...steps: Step[]): void {
+  push(...steps: Step<Request, Reply>[]): void {
     this.#script.push(...steps);
   }
 
