@@ -11,6 +11,7 @@ import { redactUrl, urlHasToken } from "../config/index.js";
 import { SendError } from "../wire/index.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
+import { ackPolicy } from "./ackPolicy.js";
 import { legacySent, PendingAcks } from "./pendingAcks.js";
 import { defaultBackoff, planReconnect, type BackoffPolicy } from "./reconnectBackoff.js";
 import { gatewayUrl, replyFrame } from "./replyFrame.js";
@@ -135,32 +136,23 @@ export class GatewayConnector {
   }
 
   #post(socket: WebSocket, message: OutboundMessage, options: { readonly wantAck: boolean }, waitedMs: number): Promise<SendReceipt> {
-    const capabilities = this.capabilities(message.platform);
-    if (isReaction(message)) {
-      // As upstream: fire-and-forget, and after a hello only where the platform takes reactions.
-      if (capabilities !== undefined && !capabilities.supportsReactions) return Promise.resolve(reactionSkipped);
-      return this.#write(socket, message);
+    const policy = ackPolicy(message, this.capabilities(message.platform), options.wantAck);
+    switch (policy.kind) {
+      case "skip":
+        return Promise.resolve(reactionSkipped);
+      case "unsupported":
+        return Promise.reject(new SendError("unsupported", policy.detail));
+      case "write":
+        if (policy.unacked) this.#noteUnackedOrdering(message.platform);
+        return this.#write(socket, message);
+      case "ask":
+        return this.#ask(socket, message, policy.required, waitedMs);
     }
-    let requestId: string | undefined;
-    let required: boolean;
-    if (isChange(message)) {
-      // An edit or a delete: refused where the hello says the platform cannot, acked only where it
-      // says so (`edit_ack` / `delete_ack`); elsewhere, as upstream, written and trusted.
-      const edit = message.command === "edit_message";
-      if (capabilities !== undefined && !(edit ? capabilities.canEdit : capabilities.canDelete)) {
-        return Promise.reject(new SendError("unsupported", `the platform cannot ${edit ? "edit" : "delete"} messages`));
-      }
-      required = capabilities !== undefined && (edit ? capabilities.editAck : capabilities.deleteAck);
-      if (!required) return this.#write(socket, message);
-      requestId = `req_${randomUUID()}`;
-    } else {
-      required = capabilities?.sendAck === true;
-      // A negotiated gateway without send_ack cannot be asked for acks: order rests on the socket.
-      const askable = capabilities === undefined || required;
-      if (options.wantAck && !askable) this.#noteUnackedOrdering(message.platform);
-      requestId = required || (options.wantAck && askable) ? `req_${randomUUID()}` : undefined;
-    }
-    if (requestId === undefined) return this.#write(socket, message);
+  }
+
+  /** Writes a frame with a `request_id` and settles with the gateway's ack. */
+  #ask(socket: WebSocket, message: OutboundMessage, required: boolean, waitedMs: number): Promise<SendReceipt> {
+    const requestId = `req_${randomUUID()}`;
     let frame: string;
     try {
       frame = replyFrame(message, requestId);
@@ -297,16 +289,6 @@ export class GatewayConnector {
     this.#unackedNoted.add(platform);
     this.#options.logger.warn({ reason: "no_send_ack", platform }, "gateway does not ack sends; bubble order relies on the socket");
   }
-}
-
-/** An edit or a delete of a posted message. */
-function isChange(message: OutboundMessage): boolean {
-  return message.command === "edit_message" || message.command === "delete_message";
-}
-
-/** A status reaction on a user's message: never acked, and never sent where the platform takes none. */
-function isReaction(message: OutboundMessage): boolean {
-  return message.command === "add_reaction" || message.command === "remove_reaction";
 }
 
 /** The receipt of a reaction the gateway's hello said the platform cannot show: nothing was posted. */
