@@ -4,7 +4,9 @@ export { connectBroker } from "./broker/connectBroker.js";
 export { RECOVERED_REPLY_MARKER } from "./broker/turnLedger.js";
 export { Broker, type QueuedEvent, type Role, type SettledTurn, type StopResult } from "./broker/broker.js";
 export { BrokerStoppedError, NoAgentError } from "./broker/errors.js";
-export type { Turn, TurnContext, TurnHandler } from "./broker/turn.js";
+export type { Turn, TurnContext, TurnFact, TurnHandler } from "./broker/turn.js";
+export { MetricsListenError } from "./metrics/errors.js";
+export type { BrokerPhase, Missing, Readiness } from "./metrics/readiness.js";
 export {
   Pipeline,
   stageNames,

@@ -13,6 +13,8 @@ export interface DebounceInboundOptions {
   /** Keys tracked at once; past it, new keys run immediately. */
   readonly maxKeys?: number;
   readonly scheduler?: SchedulerLike;
+  /** Told how many events were folded into the one just emitted (its batch's size less one), when any were. */
+  readonly onMerged?: (folded: number) => void;
 }
 
 interface Batch {
@@ -45,6 +47,7 @@ export function debounceInbound(options: DebounceInboundOptions): OperatorFuncti
         batches.delete(key);
         batch.quiet?.unsubscribe();
         batch.deadline.unsubscribe();
+        if (batch.events.length > 1) options.onMerged?.(batch.events.length - 1);
         subscriber.next(merge(batch.events));
       };
       const subscription = source.subscribe({

@@ -8,6 +8,8 @@ import { errnoOf } from "../pipeline/brokerFailure.js";
 import { agentStartProblem } from "./agentStartProblem.js";
 import { AgentSpawnError } from "./errors.js";
 import { LineSplitter } from "./lineSplitter.js";
+import type { AgentExitCause } from "../metrics/instruments.js";
+import { agentExitCause } from "../metrics/metricLabels.js";
 
 export interface AgentExit {
   readonly code: number | null;
@@ -20,6 +22,8 @@ export interface SpawnAgentOptions {
   readonly logger: Logger;
   /** SIGTERM → SIGKILL delay (default 1.5 s, as OpenAB). */
   readonly killAfterMs?: number;
+  /** Told once how the process ended: stopped by `terminate()`, or on its own (see `AgentExitCause`). */
+  readonly onExit?: (cause: AgentExitCause) => void;
 }
 
 const stderrLineBytes = 64 * 1024;
@@ -58,6 +62,12 @@ export class AgentProcess {
         this.#signalGroup("SIGKILL");
         setImmediate(() => this.#stopReading(log));
         resolve(this.#exit);
+        // Told last, and guarded: a hook that throws must not keep the group alive or the exit unresolved.
+        try {
+          options.onExit?.(agentExitCause(this.#exit, this.#terminating !== undefined));
+        } catch (err) {
+          log.warn({ reason: "exit_hook_failed", err }, "agent exit hook failed");
+        }
       });
     });
     const splitter = new LineSplitter(stderrLineBytes);

@@ -1,6 +1,7 @@
 import { Observable, type Subscriber } from "rxjs";
 import { z } from "zod";
 import type { Logger } from "../log/logger.js";
+import type { AgentExitCause } from "../metrics/instruments.js";
 import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import { isPlainText, untrustedName } from "../../operators/ingress/untrustedText.js";
@@ -26,6 +27,8 @@ export interface AcpClientOptions {
   readonly timeouts?: { readonly sessionNewMs?: number; readonly requestMs?: number };
   /** SIGTERM → SIGKILL delay on close (default 1.5 s). */
   readonly killAfterMs?: number;
+  /** Told once how the agent process ended (counted by `turnstream_agent_exits_total`). */
+  readonly onAgentExit?: (cause: AgentExitCause) => void;
 }
 
 export interface PromptOptions {
@@ -100,7 +103,12 @@ export class AcpClient {
 
   /** Spawns the agent and runs `initialize`. On failure the process is terminated before rejecting. */
   static async start(options: AcpClientOptions): Promise<AcpClient> {
-    const agentProcess = await AgentProcess.start(options.agent, { env: options.env, logger: options.logger, killAfterMs: options.killAfterMs });
+    const agentProcess = await AgentProcess.start(options.agent, {
+      env: options.env,
+      logger: options.logger,
+      killAfterMs: options.killAfterMs,
+      ...(options.onAgentExit === undefined ? {} : { onExit: options.onAgentExit }),
+    });
     const logger = options.logger.child({ agentPid: agentProcess.pid });
     let client: AcpClient | undefined;
     const connection = new JsonRpcConnection({

@@ -4,6 +4,7 @@ import type { Logger } from "../log/logger.js";
 import type { Config } from "../config/index.js";
 import { reportingFileErrors } from "../state/sessionFileError.js";
 import { FileSessionStore, type SessionStore } from "../state/sessionStore.js";
+import type { AgentExitCause } from "../metrics/instruments.js";
 import type { McpOffers } from "./mcpServers.js";
 import { SessionPool } from "./pool.js";
 
@@ -13,7 +14,7 @@ import { SessionPool } from "./pool.js";
  */
 export function createSessionPool(
   config: Config,
-  options: { env: NodeJS.ProcessEnv; logger: Logger; clientVersion?: string; store?: SessionStore; mcp?: McpOffers },
+  options: { env: NodeJS.ProcessEnv; logger: Logger; clientVersion?: string; store?: SessionStore; mcp?: McpOffers; onAgentExit?: (cause: AgentExitCause) => void },
 ): SessionPool {
   const path = join(stateDirOf(config, options.env), "sessions.json");
   const onLegacyKeys = (legacyKeys: number) =>
@@ -25,7 +26,10 @@ export function createSessionPool(
     logger: options.logger,
     // A file that fails reaches the user as `session_store_unavailable`, never as its path.
     store: options.store ?? reportingFileErrors(new FileSessionStore(path, { onLegacyKeys }), path),
-    ...(options.clientVersion === undefined ? {} : { client: { clientVersion: options.clientVersion } }),
+    client: {
+      ...(options.clientVersion === undefined ? {} : { clientVersion: options.clientVersion }),
+      ...(options.onAgentExit === undefined ? {} : { onAgentExit: options.onAgentExit }),
+    },
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
   });
 }

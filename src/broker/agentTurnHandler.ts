@@ -94,7 +94,13 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
           const blocks = promptOf(session, event, dispatch, context);
           dispatch?.packed(blocks.length);
           return session.prompt(blocks).pipe(
-            tap({ next: (update) => reactions.update(update), error: () => reactions.agentFailed() }),
+            tap({
+              next: (update) => reactions.update(update),
+              error: () => {
+                reactions.agentFailed();
+                context.note?.("agent_error");
+              },
+            }),
             tools === undefined ? identity : tools.watch(),
             replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
             // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
@@ -146,6 +152,7 @@ function onceOnly(event: GatewayEvent, context: TurnContext, dedupe: DedupeStore
     concatMap((claim) => {
       if (claim !== "claimed") {
         context.logger.info({ reason: claim, event_id: event.event_id, message_id: event.message_id }, "redelivered message skipped");
+        context.note?.("duplicate");
         return EMPTY;
       }
       let settled = false;

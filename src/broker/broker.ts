@@ -10,6 +10,10 @@ import { createSender, type Send } from "../pipeline/send.js";
 import { subjects, type Subjects } from "../wire/index.js";
 import { runEdge, type Edge } from "../gateway/edge.js";
 import { allPartitions, Worker } from "../worker/worker.js";
+import { noInstruments, type Instruments } from "../metrics/instruments.js";
+import { EventLoopHealth } from "../metrics/eventLoopHealth.js";
+import { MetricsServer } from "../metrics/metricsServer.js";
+import { readiness, type BrokerPhase, type Readiness } from "../metrics/readiness.js";
 import { BrokerStoppedError } from "./errors.js";
 import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 import { queueEvent, type QueueEventOptions } from "./queueEvent.js";
@@ -25,10 +29,11 @@ const queueRetryMs = 30_000;
 /** What queueing one event came to: what was queued (nothing when `afterIngress` dropped it), or why it was refused. */
 type Queued = { readonly ok: true; readonly queued: readonly QueuedEvent[] } | { readonly ok: false; readonly err: unknown };
 
-/** The stable `event rejected` line for an event `afterIngress` or the bus refused. */
-function logRejected(logger: Logger, event: GatewayEvent, err: unknown): void {
+/** The stable `event rejected` line for an event `afterIngress` or the bus refused; it counts as dropped. */
+function logRejected(logger: Logger, instruments: Instruments, event: GatewayEvent, err: unknown): void {
   const reason = err instanceof StageError ? "stage_failed" : "queue_failed";
   logger.warn({ reason, event_id: event.event_id, err }, "event rejected");
+  instruments.events("dropped");
 }
 
 /**
@@ -45,6 +50,9 @@ export class Broker {
   readonly #subjects: Subjects;
   readonly #send: Send;
   readonly #worker: Worker | undefined;
+  readonly #instruments: Instruments;
+  /** `/metrics`, `/healthz`, `/readyz` on `[metrics] listen`, when `[metrics]` is enabled. */
+  readonly #metricsServer: MetricsServer | undefined;
   /** An edge runs no turns: its `settledTurns` only completes, when it stops. */
   readonly #noTurns = new Subject<SettledTurn>();
   /** Every turn this worker finished, as it finishes (after its delivery and ack). */
@@ -63,6 +71,7 @@ export class Broker {
     this.logger = parts.logger;
     this.role = parts.role;
     this.#subjects = subjects(parts.config.bus.prefix);
+    this.#instruments = parts.metrics ?? noInstruments;
     this.#send = createSender({
       bus: parts.bus,
       subjects: this.#subjects,
@@ -70,6 +79,7 @@ export class Broker {
       timeoutMs: (parts.config.gateway?.gateway_ack_timeout_secs ?? 12) * 1000 + sendMarginMs,
       // On a shared bus an answer can be lost between servers: ask again (the edge recognises a retry).
       retries: parts.bus.shared ? sendRetries : 0,
+      instruments: this.#instruments,
     });
     this.#worker =
       parts.role === "edge"
@@ -88,14 +98,62 @@ export class Broker {
             ...(parts.ledger === undefined ? {} : { ledger: parts.ledger }),
             ...(parts.triage === undefined ? {} : { triage: parts.triage }),
             accepting: () => this.#state === "running",
+            instruments: this.#instruments,
           });
     this.settledTurns = this.#worker?.settledTurns ?? this.#noTurns.asObservable();
+    const { metrics } = parts;
+    if (metrics !== undefined) {
+      metrics.read({
+        ...(parts.connector === undefined ? {} : { gatewayConnected: () => parts.connector?.isConnected === true }),
+        ...(this.#worker === undefined ? {} : { partitionsOwned: () => this.#worker?.ownedPartitions ?? 0 }),
+      });
+      this.#metricsServer = new MetricsServer({
+        listen: parts.config.metrics.listen,
+        metrics: () => metrics.metrics(),
+        contentType: metrics.registry.contentType,
+        readiness: () => this.readiness(),
+        health: new EventLoopHealth(),
+        logger: parts.logger,
+      });
+    }
+  }
+
+  /**
+   * Whether this process can do its role's work now (what `/readyz` answers): running and not
+   * draining, its bus connected, an edge's gateway connected, a worker holding its share of the
+   * partitions (all of them on the embedded bus).
+   */
+  readiness(): Readiness {
+    const connector = this.#parts.connector;
+    const worker = this.#worker;
+    return readiness({
+      phase: this.#phase(),
+      bus: this.bus.connected?.() ?? true,
+      ...(connector === undefined ? {} : { gateway: connector.isConnected }),
+      ...(worker === undefined
+        ? {}
+        : { partitions: { owned: worker.ownedPartitions, share: this.#parts.partitionShare === undefined ? this.config.bus.partitions : this.#parts.partitionShare() } }),
+    });
+  }
+
+  /** The metrics listener's address (`http://host:port`), once started with `[metrics]` enabled. */
+  get metricsUrl(): string | undefined {
+    return this.#metricsServer?.url;
+  }
+
+  #phase(): BrokerPhase {
+    if (this.#state === "stopped") return "stopped";
+    // A stop that has begun is draining at once, before the edge's intake has flushed.
+    if (this.#stopping !== undefined) return "draining";
+    return this.#state === "running" ? "running" : "starting";
   }
 
   /** Starts consuming (worker role) and logs `broker ready`. */
   async start(): Promise<void> {
     if (this.#state !== "created") throw new Error(`broker cannot start when ${this.#state}`);
     try {
+      // Listening first: a probe sees "starting" while the reply tool starts, saved sessions are preloaded and leases are joined.
+      await this.#metricsServer?.start();
       await this.#parts.onStart?.();
     } catch (err) {
       // Nothing of a broker that could not start is left running (agents a preload started, sockets).
@@ -120,6 +178,7 @@ export class Broker {
         subjects: this.#subjects,
         logger: this.logger,
         scheduler: this.bus.scheduler,
+        instruments: this.#instruments,
       });
       connector.start();
     }
@@ -150,10 +209,11 @@ export class Broker {
       const partition = partitionOf(key, this.config.bus.partitions);
       queueEvent(event, this.#queueOptions(partition), (outcome) => {
         if (!outcome.ok) {
-          logRejected(this.logger, event, outcome.err);
+          logRejected(this.logger, this.#instruments, event, outcome.err);
           done(outcome);
           return;
         }
+        if (outcome.ack.duplicate) this.#instruments.events("duplicate");
         done({ ok: true, queued: [{ event_id: event.event_id, partition, seq: outcome.ack.seq, duplicate: outcome.ack.duplicate }] });
       });
       return;
@@ -166,7 +226,9 @@ export class Broker {
     const end = (result: Queued): void => {
       if (ended) return;
       ended = true;
-      if (!result.ok) logRejected(this.logger, event, result.err);
+      if (!result.ok) logRejected(this.logger, this.#instruments, event, result.err);
+      // Nothing queued and nothing refused: the stage dropped the event.
+      else if (result.queued.length === 0) this.#instruments.events("dropped");
       done(result);
     };
     // Appended one after another, as they left the stage (a fanned-out event keeps its order).
@@ -187,6 +249,7 @@ export class Broker {
             return;
           }
           queued.push({ event_id: accepted.event_id, partition, seq: outcome.ack.seq, duplicate: outcome.ack.duplicate });
+          if (outcome.ack.duplicate) this.#instruments.events("duplicate");
           appending = false;
           if (!synchronous) appendNext();
         });
@@ -244,6 +307,7 @@ export class Broker {
     await this.#parts.onStopped?.();
     if (this.#parts.ownsBus) await this.bus.close();
     this.#state = "stopped";
+    await this.#metricsServer?.close();
     worker?.close();
     this.#noTurns.complete();
     const result = { finished: running - abandoned, abandoned };

@@ -3,6 +3,7 @@ import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { GatewayConnector } from "../gateway/connector.js";
 import type { Logger } from "../log/logger.js";
+import type { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { TriageSettings } from "../../operators/triage/triageSettings.js";
@@ -57,6 +58,13 @@ export interface BrokerParts {
   readonly ledger?: DeliveryLedger;
   /** `[triage]` enabled: proactive events are judged in their session's lane, before any handler sees them. */
   readonly triage?: TurnTriage;
+  /** `[metrics]` enabled: what the broker counts, served on `[metrics] listen` with `/healthz` and `/readyz`. */
+  readonly metrics?: BrokerMetrics;
+  /**
+   * How many partitions this worker should hold now (its even share of the workers present), or
+   * undefined until it has read the lease table. Absent: all of them (the embedded bus).
+   */
+  readonly partitionShare?: () => number | undefined;
   /** Runs first when the broker starts (acquiring partition leases). */
   readonly onStart?: () => Promise<void>;
   /** Runs after the worker stopped consuming and before the edge closes (releasing leases). */

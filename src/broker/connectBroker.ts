@@ -56,6 +56,7 @@ export async function connectBroker(options: BrokerOptions = {}): Promise<Broker
       logger,
       state,
       ownership: leases.owned,
+      partitionShare: () => leases.share,
       onStart: async () => leases.start(),
       onStopping: () => leases.stop(),
     });

@@ -18,6 +18,8 @@ import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
 import { ReplyToolHost } from "../mcp/replyToolHost.js";
+import { BrokerMetrics } from "../metrics/brokerMetrics.js";
+import type { AgentExitCause, Instruments } from "../metrics/instruments.js";
 import { replyToolSpecOf } from "../mcp/replyToolSpec.js";
 import { createAgentTurnHandler } from "./agentTurnHandler.js";
 import { Broker, type Role } from "./broker.js";
@@ -70,6 +72,8 @@ export interface BrokerAssembly {
   readonly state?: BrokerState;
   /** The partitions this worker consumes (default: all of them). */
   readonly ownership?: Observable<ReadonlySet<number>>;
+  /** How many partitions this worker should hold now (see `BrokerParts.partitionShare`); absent: all of them. */
+  readonly partitionShare?: () => number | undefined;
   readonly onStart?: () => Promise<void>;
   readonly onStopping?: () => Promise<void>;
   readonly onStopped?: () => Promise<void>;
@@ -95,6 +99,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   const worker = role !== "edge";
   const state = assembly.state;
   if (worker && state === undefined) throw new Error("a worker needs its state stores");
+  const metrics = config.metrics.enabled ? new BrokerMetrics({ role, mode: config.delivery.mode, partitions: config.bus.partitions, version, gateway: role !== "worker" && config.gateway !== undefined }) : undefined;
   // Workers run turns on the ACP session pool unless the caller brings its own handler.
   const replyTool = worker && options.turnHandler === undefined ? replyToolHostFor(config, logger) : undefined;
   const pool =
@@ -105,8 +110,10 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           clientVersion: version,
           ...(state?.sessions === undefined ? {} : { store: state.sessions }),
           ...(replyTool === undefined ? {} : { mcp: replyTool }),
+          ...(metrics === undefined ? {} : { onAgentExit: (cause: AgentExitCause) => metrics.agentExited(cause) }),
         })
       : undefined;
+  if (pool !== undefined) metrics?.read({ sessions: () => pool.size, waitingForSession: () => pool.waiting });
   const preload = pool !== undefined && config.pool.preload_persisted_sessions;
   const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
   const turnHandler =
@@ -155,6 +162,8 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
     ...(triage === undefined || !worker ? {} : { triage }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
+    ...(assembly.partitionShare === undefined ? {} : { partitionShare: assembly.partitionShare }),
+    ...(metrics === undefined ? {} : { metrics }),
     ...(assembly.onStart === undefined && replyTool === undefined && !preload
       ? {}
       : {
@@ -166,7 +175,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           },
         }),
     ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),
-    ...(role !== "worker" && config.gateway !== undefined ? { connector: gatewayConnector(config.gateway, logger, version) } : {}),
+    ...(role !== "worker" && config.gateway !== undefined ? { connector: gatewayConnector(config.gateway, logger, version, metrics) } : {}),
     onStopped: async () => {
       sweep?.unsubscribe();
       await pool?.close();
@@ -207,7 +216,7 @@ export function brokerLogger(config: Config, env: NodeJS.ProcessEnv): Logger {
   return createLogger({ level: logLevel(config, env), pretty: config.log.pretty, secrets: secretValues(config) });
 }
 
-function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logger, clientVersion: string): GatewayConnector {
+function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logger, clientVersion: string, instruments: Instruments | undefined): GatewayConnector {
   return new GatewayConnector({
     url: gateway.url,
     ...(gateway.token === undefined ? {} : { token: gateway.token }),
@@ -219,6 +228,7 @@ function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logge
     keepaliveMs: gateway.keepalive_secs * 1000,
     streaming: gateway.streaming,
     streamingPlaceholder: gateway.streaming_placeholder,
+    ...(instruments === undefined ? {} : { instruments }),
   });
 }
 

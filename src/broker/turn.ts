@@ -28,6 +28,9 @@ export interface TurnBatch {
 }
 
 /** What a turn handler may use. */
+/** See `TurnContext.note`. */
+export type TurnFact = "duplicate" | "agent_error";
+
 export interface TurnContext {
   /** Posts a message through the `beforeSend` stage and the gateway; emits the receipt once acked. */
   readonly send: Send;
@@ -47,6 +50,13 @@ export interface TurnContext {
    * worker with no edge in its process, which cannot see the hello.
    */
   readonly capabilities?: (platform: string) => PlatformCapabilities | undefined;
+  /**
+   * Tells the turn's counts what only the handler knows: `duplicate`, it did not run the turn
+   * because the message already ran (inbound dedupe), so its events count as duplicates and not
+   * as a turn; `agent_error`, the agent ended the turn in an error that was shown to the user (the
+   * turn itself completes, as upstream). Absent on a context that counts nothing.
+   */
+  note?(fact: TurnFact): void;
 }
 
 /**

@@ -157,6 +157,11 @@ export interface Admission<T extends GatewayEvent> {
   readonly run: readonly IntakeMessage<T>[];
   readonly marked: boolean;
   readonly deferred: boolean;
+  /** Acked without a turn: already delivered (`done`), or re-run too often (`exhausted`). */
+  readonly done: number;
+  readonly exhausted: number;
+  /** Of `run`, how many an interrupted attempt had begun: the ledger's recoveries. */
+  readonly recovered: number;
 }
 
 /**
@@ -171,7 +176,7 @@ export interface Admission<T extends GatewayEvent> {
 export function admitByLedger<T extends GatewayEvent>(items: readonly IntakeMessage<T>[], options: AdmitOptions): Observable<Admission<T>> {
   const { ledger, logger, retryInMs } = options;
   const redelivered = items.filter(({ message }) => message.deliveryCount > 1);
-  if (redelivered.length === 0) return of({ run: items, marked: false, deferred: false });
+  if (redelivered.length === 0) return of({ run: items, marked: false, deferred: false, done: 0, exhausted: 0, recovered: 0 });
   return eachKey(
     redelivered.map(({ message }) => ledgerKey(message.data)),
     (key) => ledger.read(key),
@@ -179,7 +184,7 @@ export function admitByLedger<T extends GatewayEvent>(items: readonly IntakeMess
     map((records) => admitted(items, new Map(redelivered.map((item, i) => [item, records[i]])), options)),
     catchError((err: unknown) => {
       logger.warn({ reason: "ledger_unavailable", retryInMs, err, event_id: items[0]?.message.data.event_id }, "turn deferred");
-      return of({ run: [], marked: false, deferred: true });
+      return of({ run: [], marked: false, deferred: true, done: 0, exhausted: 0, recovered: 0 });
     }),
   );
 }
@@ -192,6 +197,9 @@ function admitted<T extends GatewayEvent>(
 ): Admission<T> {
   const run: IntakeMessage<T>[] = [];
   let marked = false;
+  let done = 0;
+  let exhausted = 0;
+  let recovered = 0;
   for (const item of items) {
     const { event_id } = item.message.data;
     const { deliveryCount } = item.message;
@@ -199,17 +207,22 @@ function admitted<T extends GatewayEvent>(
     if (verdict === "done") {
       logger.info({ reason: "already_delivered", event_id, deliveryCount }, "completed turn not repeated");
       item.message.ack();
+      done += 1;
     } else if (verdict === "exhausted") {
       logger.warn({ reason: "rerun_exhausted", event_id, deliveryCount }, "interrupted turn not re-run again");
       completeInLedger([ledgerKey(item.message.data)], { ledger, now, logger: () => logger }).subscribe();
       item.message.ack();
+      exhausted += 1;
     } else {
-      if (verdict !== "run") logger.info({ reason: "recovered", event_id, marked: verdict === "rerun_marked", deliveryCount }, "interrupted turn re-run");
+      if (verdict !== "run") {
+        logger.info({ reason: "recovered", event_id, marked: verdict === "rerun_marked", deliveryCount }, "interrupted turn re-run");
+        recovered += 1;
+      }
       marked ||= verdict === "rerun_marked";
       run.push(item);
     }
   }
-  return { run, marked, deferred: false };
+  return { run, marked, deferred: false, done, exhausted, recovered };
 }
 
 /** `write` for every key at once, emitting their results in key order once all are in (no keys: at once). */

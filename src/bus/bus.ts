@@ -26,6 +26,12 @@ export interface Bus {
   readonly shared: boolean;
 
   /**
+   * Whether the bus can reach its server right now; absent on a bus that has none (the embedded
+   * one is always connected). Readiness reads it.
+   */
+  connected?(): boolean;
+
+  /**
    * How long after a `consume()` subscription ends the messages it held become deliverable again
    * (0: at once). A worker taking over a partition waits this long before consuming it, so what the
    * previous owner handed back runs first, in order.

@@ -76,12 +76,18 @@ export function natsUrl() {
 
 const HOST_PORT = /^(?:\[([^\]]+)\]|([A-Za-z0-9._-]+)):(\d{1,5})$/;
 
-function isHostPort(value: string): boolean {
+/** A validated `host:port` (see `hostPort()`) as its parts; undefined for anything else. IPv6 comes back without brackets. */
+export function splitHostPort(value: string): { readonly host: string; readonly port: number } | undefined {
   const match = HOST_PORT.exec(value);
-  if (match === null) return false;
+  if (match === null) return undefined;
   const ipv6 = match[1];
-  if (ipv6 !== undefined && !isIPv6(ipv6)) return false;
-  return Number(match[3]) <= 65_535;
+  if (ipv6 !== undefined && !isIPv6(ipv6)) return undefined;
+  const port = Number(match[3]);
+  return port <= 65_535 ? { host: ipv6 ?? (match[2] as string), port } : undefined;
+}
+
+function isHostPort(value: string): boolean {
+  return splitHostPort(value) !== undefined;
 }
 
 /** `"host:port"` for a listening socket; IPv6 hosts in brackets, port 0 picks a free one. */

@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { BehaviorSubject, filter, firstValueFrom, map, Subject, takeUntil, timeout, type Observable, type Subscription } from "rxjs";
 import WebSocket from "ws";
+import type { Instruments } from "../metrics/instruments.js";
 import type { Logger } from "../log/logger.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { redactUrl, urlHasToken } from "../config/index.js";
-import { SendError } from "../wire/index.js";
+import { SendError, SKIPPED_MESSAGE_ID } from "../wire/index.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
 import { ackPolicy } from "./ackPolicy.js";
@@ -36,6 +37,8 @@ export interface GatewayConnectorOptions {
   readonly backoff?: Partial<BackoffPolicy>;
   /** A ping this often; two missed pongs abandon the connection (`[gateway] keepalive_secs`; 0 disables; default 30 s). */
   readonly keepaliveMs?: number;
+  /** Counts frames dropped as unusable events (`invalid`); default: nothing. */
+  readonly instruments?: Instruments;
 }
 
 /** Frames above this close the socket (ws' own limit); below it, `maxFrameBytes` drops them politely. */
@@ -273,7 +276,11 @@ export class GatewayConnector {
         return;
       case "rejected":
         if (frame.reason === "invalid_hello") this.#negotiate(undefined);
-        else logger.warn({ reason: frame.reason, detail: frame.detail, bytes: raw.length }, "gateway frame dropped");
+        else {
+          logger.warn({ reason: frame.reason, detail: frame.detail, bytes: raw.length }, "gateway frame dropped");
+          // A malformed ack is not an event; any other unusable frame is counted as one the broker could not read.
+          if (frame.reason !== "invalid_response") this.#options.instruments?.events("invalid");
+        }
         return;
     }
   }
@@ -292,7 +299,7 @@ export class GatewayConnector {
 }
 
 /** The receipt of a reaction the gateway's hello said the platform cannot show: nothing was posted. */
-const reactionSkipped: SendReceipt = { messageId: "gw_skipped" };
+const reactionSkipped: SendReceipt = { messageId: SKIPPED_MESSAGE_ID };
 
 /** Whatever a beforeSend stage handed on: a rejection, never a throw into the caller's stream. */
 function unwritable(cause: unknown): SendError {

@@ -1,5 +1,6 @@
 import { filter, map, Subject, takeUntil, type SchedulerLike, type Subscription } from "rxjs";
 import type { Logger } from "../log/logger.js";
+import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { debounceInbound } from "../../operators/ingress/debounceInbound.js";
@@ -29,6 +30,8 @@ export interface EdgeOptions {
   readonly subjects: Subjects;
   readonly logger: Logger;
   readonly scheduler: SchedulerLike;
+  /** Counts skipped, untrusted and debounced events (default: nothing). */
+  readonly instruments?: Instruments;
 }
 
 export interface Edge {
@@ -43,7 +46,7 @@ export interface Edge {
 
 /** The edge half: the gateway's events into the turn stream, and workers' sends out to the gateway. */
 export function runEdge(options: EdgeOptions): Edge {
-  const { connector, gateway, logger } = options;
+  const { connector, gateway, logger, instruments = noInstruments } = options;
   const stop = new Subject<void>();
   let drained!: () => void;
   const intakeDrained = new Promise<void>((resolve) => (drained = resolve));
@@ -56,16 +59,25 @@ export function runEdge(options: EdgeOptions): Edge {
   connector.events
     .pipe(
       takeUntil(stop),
-      skipEvents(gateway, (event, reason) => logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped")),
+      skipEvents(gateway, (event, reason) => {
+        logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped");
+        instruments.events("skipped");
+      }),
       trustGate(gateway, { scheduler: options.scheduler }),
       filter((decision) => {
         if (decision.kind === "allow") return true;
         logger.info({ reason: decision.decision, event_id: decision.event.event_id, sender: decision.event.sender.id }, "event denied");
+        instruments.events("untrusted");
         if (decision.echo !== undefined) postEcho(connector, decision.echo, logger);
         return false;
       }),
       map((decision) => decision.event),
-      debounceInbound({ debounceMs: options.inbound.debounce_ms, byPlatform: options.inbound.debounce_by_platform, scheduler: options.scheduler }),
+      debounceInbound({
+        debounceMs: options.inbound.debounce_ms,
+        byPlatform: options.inbound.debounce_by_platform,
+        scheduler: options.scheduler,
+        onMerged: (folded) => instruments.events("debounced", folded),
+      }),
     )
     .subscribe({
       next: (event) => appends.push(event),

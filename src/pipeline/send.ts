@@ -4,7 +4,9 @@ import type { Bus } from "../bus/bus.js";
 import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
-import { SEND_ID_HEADER, SendError, sendReplySchema, type Subjects } from "../wire/index.js";
+import { SEND_ID_HEADER, SendError, SKIPPED_MESSAGE_ID, sendReplySchema, type Subjects } from "../wire/index.js";
+import { noInstruments, type Instruments } from "../metrics/instruments.js";
+import { messageKind } from "../metrics/metricLabels.js";
 import type { Pipeline } from "./pipeline.js";
 
 export interface SenderOptions {
@@ -19,6 +21,8 @@ export interface SenderOptions {
    * posted the first one answers a retry from its record instead of posting twice. Default 0.
    */
   readonly retries?: number;
+  /** Counts each send by kind with its ack latency, and each failure by reason (default: nothing). */
+  readonly instruments?: Instruments;
 }
 
 /** Sends one message: emits its receipt, or nothing when a `beforeSend` operator dropped it. */
@@ -28,7 +32,7 @@ export type Send = (message: OutboundMessage) => Observable<SendReceipt>;
  * A send runs the `beforeSend` stage, then asks whichever edge serves the platform to post each
  * resulting message, one after another, and fails with `SendError` when any is not posted.
  */
-export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0 }: SenderOptions): Send {
+export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0, instruments = noInstruments }: SenderOptions): Send {
   const retried = retry<unknown>({
     count: retries,
     delay: (err: unknown, attempt: number) =>
@@ -40,6 +44,11 @@ export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0 }
   const sendOne = (message: OutboundMessage): Observable<SendReceipt> =>
     new Observable<SendReceipt>((subscriber) => {
       const headers = { [SEND_ID_HEADER]: randomUUID() };
+      const askedAt = bus.scheduler.now();
+      const failed = (err: unknown): void => {
+        instruments.sendFailed(err instanceof SendError ? err.code : "send_failed");
+        subscriber.error(err);
+      };
       return bus
         .request<OutboundMessage, unknown>(subjects.send(message.platform), message, { timeoutMs, headers })
         .pipe(retried)
@@ -49,12 +58,14 @@ export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0 }
             try {
               receipt = receiptOf(raw);
             } catch (err) {
-              subscriber.error(err);
+              failed(err);
               return;
             }
+            // A reaction the platform cannot show was not posted: nothing to count.
+            if (receipt.messageId !== SKIPPED_MESSAGE_ID) instruments.messageSent(messageKind(message.command), (bus.scheduler.now() - askedAt) / 1000);
             subscriber.next(receipt);
           },
-          error: (err: unknown) => subscriber.error(asSendError(err, message.platform)),
+          error: (err: unknown) => failed(asSendError(err, message.platform)),
           complete: () => subscriber.complete(),
         });
     });

@@ -1,6 +1,6 @@
 import { asyncScheduler, BehaviorSubject, distinctUntilChanged, firstValueFrom, from, interval, timeout, TimeoutError } from "rxjs";
 import type { Observable, SchedulerLike, Subscription } from "rxjs";
-import { leasePlan } from "../../operators/dispatch/leasePlan.js";
+import { leasePlan, leaseTarget } from "../../operators/dispatch/leasePlan.js";
 import type { Logger } from "../log/logger.js";
 import { assertWorkerId, isRevisionConflict, partitionKey, presenceKey, readLeaseTable, type LeaseBucket, type LeaseTable } from "./leaseBucket.js";
 
@@ -64,6 +64,8 @@ export class PartitionLeases {
   #ticking = false;
   #tickAgain = false;
   #presenceGone = false;
+  /** This worker's even share of the partitions, as of the last lease table read. */
+  #share: number | undefined;
   readonly #stopped: Promise<void>;
   #resolveStopped: () => void = () => undefined;
 
@@ -82,6 +84,14 @@ export class PartitionLeases {
     this.#scheduler = options.scheduler ?? asyncScheduler;
     this.#stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
     this.owned = this.#owned$.pipe(distinctUntilChanged(sameMembers));
+  }
+
+  /**
+   * How many partitions this worker should hold among the workers present, as of the last lease
+   * table it read; undefined until it has read one. Readiness compares it with what it holds.
+   */
+  get share(): number | undefined {
+    return this.#share;
   }
 
   /** Announces this worker, then acquires from the next tick on (so peers starting together see each other first). */
@@ -166,6 +176,7 @@ export class PartitionLeases {
     this.#refresh();
     await this.#releaseStale(table);
 
+    this.#share = leaseTarget(this.#partitions, table.workers, this.#workerId);
     const holders = new Map([...table.holders].map(([partition, lease]) => [partition, lease.workerId]));
     const plan = leasePlan({
       partitions: this.#partitions,

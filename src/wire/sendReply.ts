@@ -8,5 +8,11 @@ export const sendReplySchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(false), code: z.string(), error: z.string() }),
 ]);
 
+/**
+ * The message id an edge answers for a reaction it did not post because the gateway's hello says
+ * the platform cannot show one: nothing reached the chat (not counted as sent).
+ */
+export const SKIPPED_MESSAGE_ID = "gw_skipped";
+
 /** The header naming one send across its retries, so an edge answers a retry from its record instead of posting twice. */
 export const SEND_ID_HEADER = "Turnstream-Send-Id";

@@ -3,6 +3,7 @@ import type { LaneBatch } from "../../operators/dispatch/sessionLanes.js";
 import { isControlCommand } from "../../operators/ingress/controlCommand.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
+import { noInstruments } from "../metrics/instruments.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import { admitByLedger, type Admission } from "../broker/turnLedger.js";
 import type { IntakeMessage } from "./partitionIntake.js";
@@ -120,6 +121,10 @@ export class BatchRun {
       this.#deferred();
       return;
     }
+    const { instruments = noInstruments } = this.#slots.turn;
+    if (admission.done > 0) instruments.events("duplicate", admission.done);
+    if (admission.exhausted > 0) instruments.events("dropped", admission.exhausted);
+    for (let i = 0; i < admission.recovered; i++) instruments.turnRecovered();
     if (admission.run.length === 0) {
       this.#finish();
       return;
@@ -132,7 +137,10 @@ export class BatchRun {
     // The cap's summary lines go with the batch's first turn only.
     const dropped = this.#next === 1 ? this.#batch.summary : NO_SUMMARY;
     const turn = this.#turnNumber;
-    const shape = this.#slots.batching ? { dropped, marked, batch: { laneKey: this.#laneKey, receivedAt: items.map(receivedAtOf) } } : { dropped, marked };
+    const receivedAt = (items[0] as Intake).receivedAt; // the oldest: items are in arrival order
+    const shape = this.#slots.batching
+      ? { dropped, marked, receivedAt, batch: { laneKey: this.#laneKey, receivedAt: items.map(receivedAtOf) } }
+      : { dropped, marked, receivedAt };
     const run = runTurn(messages, shape, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
     // Kept only while this turn still runs: one that finished within the call may have started the next.
     if (this.#turnNumber === turn) this.#keep(run);

@@ -48,6 +48,11 @@ export class PartitionIntake<T> {
     return new Set(this.#epochs.keys());
   }
 
+  /** How many partitions are consumed right now. */
+  get ownedCount(): number {
+    return this.#epochs.size;
+  }
+
   /**
    * Messages of every owned partition, for as long as it is subscribed. Hand-written rather than a
    * Subject the consumers feed: each message is one `next` straight to the subscriber, and the

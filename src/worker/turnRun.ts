@@ -8,6 +8,7 @@ import type { TriageVerdict } from "../../operators/triage/triageVerdict.js";
 import { PoolWaitTimeoutError } from "../acp/errors.js";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
+import { noInstruments, type Instruments, type TurnOutcome } from "../metrics/instruments.js";
 import { StageError } from "../pipeline/errors.js";
 import type { Pipeline, StageObserver } from "../pipeline/pipeline.js";
 import type { Send } from "../pipeline/send.js";
@@ -16,7 +17,7 @@ import { isStateOutage } from "../state/errors.js";
 import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
 import { collected } from "../broker/collectedTurn.js";
 import { AlreadyDeliveredError, NoAgentError } from "../broker/errors.js";
-import type { TurnBatch, TurnContext, TurnHandler } from "../broker/turn.js";
+import type { TurnBatch, TurnContext, TurnFact, TurnHandler } from "../broker/turn.js";
 import { triageLogMessage } from "../broker/triageLogMessages.js";
 import { completeInLedger, ledgerKey, ledgerSend } from "../broker/turnLedger.js";
 
@@ -36,6 +37,8 @@ export interface TurnRunOptions {
   /** How long a turn that could not reach shared state waits before it is tried again (logged; the caller waits). */
   readonly retryInMs: number;
   readonly onSettled: (turn: SettledTurn) => void;
+  /** What the turn counts (default: nothing). */
+  readonly instruments?: Instruments;
 }
 
 /** How a turn ended: its events settled (acked), or deferred — nothing settled, run it again later. */
@@ -45,6 +48,8 @@ export type TurnEnd = "settled" | "deferred";
 export interface TurnShape {
   readonly dropped: readonly string[];
   readonly marked: boolean;
+  /** When the oldest of the turn's events reached this worker (bus clock, ms): where its first message is timed from. */
+  readonly receivedAt?: number;
   /**
    * Under OpenAB batching: the lane and when each message reached the worker (bus clock). The turn
    * then runs on its last message with the others as its batch, instead of OpenClaw's collect prompt.
@@ -100,6 +105,13 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   #keys: readonly string[] | undefined;
   #handlerObserver: Partial<Observer<unknown>> | undefined;
   #delivered = 0;
+  /** When the turn's last new message was acked (for the gap to the next one); undefined before its first. */
+  #lastMessageAt: number | undefined;
+  /** What became of the turn's events, for the counts: a handler ran, triage suppressed it, the handler skipped a redelivery, the agent ended in an error. */
+  #handled = false;
+  #suppressed = false;
+  #redelivery = false;
+  #agentError = false;
   #ended = false;
   #stageOpen = true;
   /** Values the stage let through whose triage or handler has not finished. */
@@ -176,6 +188,11 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     return this.#options.send;
   }
 
+  note(fact: TurnFact): void {
+    if (fact === "duplicate") this.#redelivery = true;
+    else this.#agentError = true;
+  }
+
   start(): void {
     this.#keep(this.#options.pipeline.runValue("beforeDispatch", this.#event, this));
   }
@@ -209,9 +226,20 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   /** Counts what reached the gateway (a deferral is only safe when nothing did), recording it in the ledger when there is one. */
   #sender(): Send {
     const { ledger, bus, messageLimit } = this.#options;
-    const counted: Send = (message) => this.#options.send(message).pipe(tap(() => (this.#delivered += 1)));
+    const counted: Send = (message) => this.#options.send(message).pipe(tap(() => this.#counted(message.command === undefined)));
     if (ledger === undefined) return counted;
     return ledgerSend(counted, { ledger, keys: this.#ledgerKeys(), marked: this.#shape.marked, now: () => bus.scheduler.now(), messageLimit, logger: this.logger });
+  }
+
+  /** One send of the turn acked: the first times the turn's first message, each further new message the gap since the last. */
+  #counted(newMessage: boolean): void {
+    const { instruments = noInstruments, bus } = this.#options;
+    const now = bus.scheduler.now();
+    if (this.#delivered === 0) instruments.firstMessage((now - (this.#shape.receivedAt ?? this.#startedAt)) / 1000);
+    this.#delivered += 1;
+    if (!newMessage) return;
+    if (this.#lastMessageAt !== undefined) instruments.bubbleGap((now - this.#lastMessageAt) / 1000);
+    this.#lastMessageAt = now;
   }
 
   /** The turn's events' ledger keys, spelled once for its sends and its `complete`. */
@@ -225,8 +253,14 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
       const fields = triageLogLine({ event, verdict });
       if (fields !== undefined) this.logger.info(fields, triageLogMessage(fields));
     }
-    if (verdict.decision === "wake") this.#handle(event);
-    else this.#finished();
+    if (verdict.decision === "wake") {
+      this.#options.instruments?.triageDecision("wake", "none");
+      this.#handle(event);
+      return;
+    }
+    this.#options.instruments?.triageDecision("suppressed", verdict.reason);
+    this.#suppressed = true;
+    this.#finished();
   }
 
   #handle(event: GatewayEvent): void {
@@ -237,6 +271,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     }
     if (logger.isLevelEnabled("debug")) this.logger.debug({ deliveryCount: this.#messages[0]?.deliveryCount, collected: this.#messages.length }, "turn started");
     let result: Observable<unknown>;
+    this.#handled = true;
     const batch = this.#batch;
     this.#batch = undefined;
     try {
@@ -286,11 +321,28 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     const { event_id } = this.#event;
     this.#options.onSettled({ sessionKey: this.#key, event_id, ok: ok || repeated });
     const durationMs = this.scheduler.now() - this.#startedAt;
+    this.#count(ok, repeated, durationMs);
     if (ok) this.#options.logger.info({ sessionKey: this.#key, event_id, durationMs }, "turn complete");
     else if (repeated) this.logger.info({ reason: "already_delivered", deliveryCount: this.#messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
     else this.logger.error({ reason: failureReason(err), err, durationMs }, "turn failed");
     this.#done("settled");
   }
+
+  #count(ok: boolean, repeated: boolean, durationMs: number): void {
+    const events = this.#messages.length;
+    const { instruments = noInstruments } = this.#options;
+    const outcome: TurnOutcome = !ok ? "failed" : this.#agentError ? "agent_error" : "completed";
+    if (repeated || (this.#redelivery && ok)) countTurn(instruments, events, "duplicate", outcome, durationMs);
+    // A failure before any handler (a stage that threw, no agent wired) is a failed turn all the same.
+    else if (this.#handled || !ok) countTurn(instruments, events, "turn", outcome, durationMs);
+    else countTurn(instruments, events, this.#suppressed ? "suppressed" : "dropped", outcome, durationMs);
+  }
+}
+
+/** Once per settled turn: each of its events counts once, by what became of it, and a turn that ran (or failed to) counts as a turn. */
+function countTurn(instruments: Instruments, events: number, fate: "turn" | "duplicate" | "suppressed" | "dropped", outcome: TurnOutcome, durationMs: number): void {
+  instruments.events(fate, events);
+  if (fate === "turn") instruments.turnSettled(outcome, durationMs / 1000);
 }
 
 function failureReason(err: unknown): string {

@@ -1,4 +1,4 @@
-import { defer, filter, firstValueFrom, map, Observable, of, Subject, take } from "rxjs";
+import { defer, filter, finalize, firstValueFrom, map, Observable, of, Subject, take, tap } from "rxjs";
 import { summaryLine } from "../../operators/dispatch/queuedPrompt.js";
 import { batchTokens } from "../../operators/dispatch/batchTokens.js";
 import { dispatchKey, type ProcessingMode } from "../../operators/dispatch/dispatchKey.js";
@@ -9,6 +9,7 @@ import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
+import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
@@ -41,6 +42,8 @@ export interface WorkerOptions {
   readonly triage?: TurnTriage;
   /** False once the broker is stopping: no new turn starts. */
   readonly accepting: () => boolean;
+  /** What the worker counts (default: nothing). */
+  readonly instruments?: Instruments;
 }
 
 /**
@@ -55,6 +58,9 @@ export class Worker {
   readonly #intake: PartitionIntake<GatewayEvent>;
   /** `[gateway] message_processing_mode`: what a lane is, and whether its batches are OpenAB's. */
   readonly #processing: ProcessingMode;
+  readonly #instruments: Instruments;
+  /** Events in the lanes that have not started their turn (the `queued_events` gauge's share of this worker). */
+  #waiting = 0;
   /** Turns running right now. */
   #inFlight = 0;
   /** The last running turn just finished (told only while someone waits: a turn per event must not cost a notification). */
@@ -73,7 +79,9 @@ export class Worker {
     this.#options = options;
     this.#processing = options.config.gateway?.message_processing_mode ?? "per-message";
     this.#intake = new PartitionIntake<GatewayEvent>({ bus: options.bus, subjects: options.subjects, ownership: options.ownership, logger: options.logger });
+    this.#instruments = options.instruments ?? noInstruments;
     const turn: TurnRunOptions = {
+      instruments: this.#instruments,
       bus: options.bus,
       logger: options.logger,
       pipeline: options.pipeline,
@@ -103,6 +111,11 @@ export class Worker {
     };
   }
 
+  /** Partitions consumed right now. */
+  get ownedPartitions(): number {
+    return this.#intake.ownedCount;
+  }
+
   /** Turns running right now. */
   get running(): number {
     return this.#inFlight;
@@ -112,7 +125,9 @@ export class Worker {
   run(): Observable<never> {
     const { queue } = this.#options.config;
     const { handler, logger } = this.#options;
+    const instruments = this.#instruments;
     return this.#intake.messages.pipe(
+      tap(() => this.#queued(+1)),
       sessionLanes((item) => this.#laneOf(item), (batch, key) => this.#batch(batch, key), {
         mode: queue.mode,
         quietMs: queue.debounce_ms,
@@ -120,6 +135,8 @@ export class Worker {
         drop: queue.drop,
         describe: (item) => summaryLine(item.message.data.content.text),
         onDropped: (items) => {
+          this.#queued(-items.length);
+          instruments.events("dropped", items.length);
           for (const { message } of items) {
             message.ack();
             logger.info({ reason: queue.mode === "interrupt" ? "superseded" : "queue_cap", sessionKey: sessionKey(message.data), event_id: message.data.event_id }, "queued message dropped");
@@ -129,7 +146,14 @@ export class Worker {
         ...this.#bound(),
         scheduler: this.#options.bus.scheduler,
       }),
+      // Whatever waited when consuming stopped is handed back to the bus: none waits here any more.
+      finalize(() => this.#queued(-this.#waiting)),
     );
+  }
+
+  #queued(delta: number): void {
+    this.#waiting += delta;
+    this.#instruments.queued(delta);
   }
 
   /** No further turns are reported; call when the broker has stopped. */
@@ -167,6 +191,7 @@ export class Worker {
 
   /** A lane's batch: one stream, its turns on callbacks (`BatchRun`), which composition cannot express without a stream per turn. */
   #batch(batch: LaneBatch<Intake>, laneKey: string): Observable<never> {
+    this.#queued(-batch.items.length);
     return new Observable<never>((subscriber) => new BatchRun(this.#slots, batch, laneKey, subscriber).run());
   }
 

@@ -78,14 +78,15 @@ describe("admitByLedger", () => {
     const items = [held(gatewayEvent({ event_id: "a" }), 1), held(gatewayEvent({ event_id: "b" }), 1)];
     const seen: Admission<GatewayEvent>[] = [];
     admitByLedger(items, options(ledger)).subscribe((admission) => seen.push(admission));
-    expect(seen).toEqual([{ run: items, marked: false, deferred: false }]);
+    expect(seen).toEqual([{ run: items, marked: false, deferred: false, done: 0, exhausted: 0, recovered: 0 }]);
     expect(ops).toEqual([]);
   });
 
   it("reads a redelivered event once and writes nothing for one it runs", async () => {
     const { ledger, ops } = countingLedger();
     const item = held(gatewayEvent({ event_id: "a" }), 2);
-    await expect(firstValueFrom(admitByLedger([item], options(ledger)))).resolves.toEqual({ run: [item], marked: false, deferred: false });
+    // No record for a redelivery: its first attempt never got to send. It re-runs, unmarked, and counts as recovered.
+    await expect(firstValueFrom(admitByLedger([item], options(ledger)))).resolves.toEqual({ run: [item], marked: false, deferred: false, done: 0, exhausted: 0, recovered: 1 });
     expect(ops).toEqual(["read telegram:a"]);
   });
 
@@ -95,7 +96,8 @@ describe("admitByLedger", () => {
     const { logger, records } = captureLogs();
     const [done, sent, twice, first] = [held(gatewayEvent({ event_id: "done" }), 2), held(gatewayEvent({ event_id: "sent" }), 2), held(gatewayEvent({ event_id: "twice" }), 3), held(gatewayEvent({ event_id: "new" }), 1)];
     const admission = await firstValueFrom(admitByLedger([done, sent, twice, first], { ledger: memory, now: 10, logger, retryInMs: 1_000 }));
-    expect(admission).toEqual({ run: [sent, first], marked: true, deferred: false });
+    // What it settled and what it recovers are counted (turnstream_events_total, turnstream_recovered_turns_total).
+    expect(admission).toEqual({ run: [sent, first], marked: true, deferred: false, done: 1, exhausted: 1, recovered: 1 });
     expect([done.acks(), sent.acks(), twice.acks(), first.acks()]).toEqual([1, 0, 1, 0]);
     expect(records.map(({ msg, reason, event_id }) => [msg, reason, event_id])).toEqual([
       ["completed turn not repeated", "already_delivered", "done"],
@@ -118,7 +120,7 @@ describe("admitByLedger", () => {
     const failing: DeliveryLedger = { ...countingLedger().ledger, read: () => throwError(() => new StateStoreError("ledger", "read", "k")) };
     const { logger, records } = captureLogs();
     const item = held(gatewayEvent(), 2);
-    await expect(firstValueFrom(admitByLedger([item], { ledger: failing, now: 1, logger, retryInMs: 1_000 }))).resolves.toEqual({ run: [], marked: false, deferred: true });
+    await expect(firstValueFrom(admitByLedger([item], { ledger: failing, now: 1, logger, retryInMs: 1_000 }))).resolves.toEqual({ run: [], marked: false, deferred: true, done: 0, exhausted: 0, recovered: 0 });
     expect(item.acks()).toBe(0);
     expect(records).toMatchObject([{ msg: "turn deferred", reason: "ledger_unavailable", retryInMs: 1_000 }]);
   });

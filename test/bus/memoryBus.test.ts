@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Observable } from "rxjs";
-import type { BusMessage } from "../../src/bus/bus.js";
+import type { Bus, BusMessage } from "../../src/bus/bus.js";
 import { BusClosedError, InvalidSubjectError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 
@@ -300,5 +300,13 @@ describe("MemoryBus close", () => {
     const bus = new MemoryBus();
     await bus.close();
     await expect(bus.close()).resolves.toBeUndefined();
+  });
+});
+
+describe("MemoryBus connected", () => {
+  it("has no connected(): the embedded bus has no server to lose, so readiness counts it always connected", () => {
+    const bus: Bus = new MemoryBus();
+    expect(bus.connected).toBeUndefined();
+    expect(bus.connected?.() ?? true).toBe(true);
   });
 });

@@ -217,3 +217,71 @@ describe.skipIf(!available)("NatsBus payloads", () => {
     expect(got.values.map((m) => m.data)).toEqual([undefined, null]);
   });
 });
+
+describe.skipIf(!available)("NatsBus connected()", () => {
+  let server: NatsServer;
+  const buses: NatsBus[] = [];
+  const open = async (prefix: string) => {
+    const bus = await NatsBus.connect({ bus: busSection.parse({ url: server.url, prefix }), logger: captureLogs().logger });
+    buses.push(bus);
+    return bus;
+  };
+  beforeAll(async () => {
+    server = await startNatsServer();
+  });
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((bus) => bus.close()));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("is true once connected, false while the server is away, true again only once the client has reconnected", async () => {
+    const bus = await open("connected");
+    expect(bus.connected()).toBe(true);
+    const statuses = record(bus.status());
+    // Sampled on a timer, after the client's status events of that instant were handled: each flip
+    // of connected() is paired with the status changes seen by then.
+    const flips: Array<{ connected: boolean; seen: string[] }> = [];
+    let last = true;
+    const sampler = setInterval(() => {
+      const now = bus.connected();
+      if (now !== last) flips.push({ connected: now, seen: statuses.values.map((change) => change.type) });
+      last = now;
+    }, 5);
+    try {
+      const restarted = server.restart({ downMs: 1_500 });
+      await waitFor(() => !bus.connected(), "connected() to turn false once the server went away", 10_000);
+      await restarted;
+      await waitFor(() => bus.connected(), "connected() to turn true again after the reconnect", 20_000);
+      await waitFor(() => flips.length === 2, "the sampler to see both flips", 1_000);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(flips.map((flip) => flip.connected)).toEqual([false, true]);
+    expect(flips[0]?.seen).toContain("disconnected");
+    expect(flips[0]?.seen).not.toContain("reconnected");
+    expect(flips[1]?.seen).toContain("reconnected");
+    // Back for real: a round trip through the restarted server.
+    const got = record(bus.subscribe<string>("connected.ping"));
+    await bus.connection.flush();
+    bus.publish("connected.ping", "pong");
+    await waitFor(() => got.values.length === 1, "a message through the restarted server");
+    expect(bus.connected()).toBe(true);
+  });
+
+  it("is false from close() on, at once", async () => {
+    const bus = await open("closing");
+    expect(bus.connected()).toBe(true);
+    const closing = bus.close();
+    expect(bus.connected()).toBe(false);
+    await closing;
+    expect(bus.connected()).toBe(false);
+  });
+
+  it("is false once the connection closed under the bus", async () => {
+    const bus = await open("underneath");
+    await bus.connection.close();
+    await waitFor(() => !bus.connected(), "connected() to turn false after the connection closed", 5_000);
+  });
+});

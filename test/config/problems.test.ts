@@ -200,7 +200,6 @@ describe("features turnstream does not build", () => {
       "gateway.telegram_rich_messages: false is not supported: turnstream converts no Markdown tables, so replies keep their tables as written (set telegram_rich_messages = true)",
     ],
     [{ reactions: { mapping: { "👀": "queued" } } }, "reactions.mapping: is not supported yet: reactions show as emoji where the platform takes them, and as nothing elsewhere (remove [reactions.mapping])"],
-    [{ metrics: { enabled: true } }, "metrics.enabled: true is not supported yet: turnstream serves no metrics endpoint (set enabled = false)"],
   ])("refuses %j with one clear line instead of accepting it and doing nothing", async (input, line) => {
     const { resolveConfig, ConfigError } = await import("../../src/config/index.js");
     expect(() => resolveConfig({ gateway: { url: "ws://127.0.0.1:8080/ws" }, ...input })).toThrow(ConfigError);

@@ -62,3 +62,38 @@ export function waitForLine(child: ChildProcessWithoutNullStreams, match: (line:
     child.once("close", (code) => reject(new Error(`process exited (${code}) before the expected line`)));
   });
 }
+
+/** A spawned `turnstream` whose stdout is read as JSON log lines as they come. */
+export interface LoggedProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Every stdout line so far, parsed (a line that is not JSON becomes `{ msg: line }`). */
+  readonly logs: Record<string, unknown>[];
+  /** Resolves when the process exits. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+/** Spawns `turnstream` (as `spawnTurnstream`) and collects its log lines and stderr. */
+export function spawnLogged(args: readonly string[], options: SpawnOptions = {}): LoggedProcess {
+  const child = spawnTurnstream(args, options);
+  const logs: Record<string, unknown>[] = [];
+  let buffer = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    buffer += chunk;
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line === "") continue;
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ msg: line });
+      }
+    }
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  return { child, logs, exited, stderr: () => stderr };
+}
+

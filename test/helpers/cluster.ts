@@ -5,7 +5,7 @@ import { stringify } from "smol-toml";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { DevGateway, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { scratch, scriptedAgentPath } from "./agents.js";
-import { spawnTurnstream } from "./cli.js";
+import { spawnLogged } from "./cli.js";
 import { startNatsServer, type NatsServer } from "./natsServer.js";
 import { until } from "./stack.js";
 
@@ -73,24 +73,9 @@ export class Cluster {
   async add(role: "edge" | "worker", name = `${role}-${this.members.length + 1}`): Promise<Member> {
     const file = join(this.#dir.dir, `${name}-${++this.#configs}.toml`);
     writeFileSync(file, stringify(this.#config(name)));
-    const child = spawnTurnstream(["run", "--role", role, "--config", file], { env: { LOG_LEVEL: "info" } });
-    const logs: Record<string, unknown>[] = [];
-    let buffer = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      buffer += chunk;
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
-      for (const line of lines) {
-        try {
-          logs.push(JSON.parse(line) as Record<string, unknown>);
-        } catch {
-          logs.push({ msg: line });
-        }
-      }
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const spawned = spawnLogged(["run", "--role", role, "--config", file], { env: { LOG_LEVEL: "info" } });
+    const { child, logs } = spawned;
+    const exited = spawned.exited.then(({ code }) => code);
     const member: Member = {
       name,
       role,
@@ -108,7 +93,7 @@ export class Cluster {
       until(() => logs.some((line) => line.msg === "broker ready"), 20_000),
       exited.then(() => false),
     ]);
-    if (!ready) throw new Error(`${name} did not become ready:\n${stderr}\n${logs.map((l) => JSON.stringify(l)).join("\n")}`);
+    if (!ready) throw new Error(`${name} did not become ready:\n${spawned.stderr()}\n${logs.map((l) => JSON.stringify(l)).join("\n")}`);
     return member;
   }
 

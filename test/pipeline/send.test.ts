@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY, from, mergeMap, tap, timer, VirtualTimeScheduler, type Observable } from "rxjs";
 import type { TestScheduler } from "rxjs/testing";
-import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import type { OutboundCommand, OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { Headers } from "../../src/bus/bus.js";
 import { BusClosedError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
@@ -9,6 +9,7 @@ import { Pipeline } from "../../src/pipeline/pipeline.js";
 import { createSender, type SenderOptions } from "../../src/pipeline/send.js";
 import { SEND_ID_HEADER, SendError, subjects, type SendReply } from "../../src/wire/index.js";
 import { testScheduler } from "../helpers/marbles.js";
+import { recordingInstruments } from "../helpers/recordingInstruments.js";
 
 const names = subjects();
 const sendSubject = names.send("telegram");
@@ -317,5 +318,179 @@ describe("createSender (virtual time)", () => {
       expectObservable(send(message)).toBe("(r|)", { r: { messageId: "m1" } });
     });
     expect(seen.map((m) => m.content.text)).toEqual(["on it", "late stage"]);
+  });
+});
+
+describe("createSender instruments (virtual time)", () => {
+  /** An edge that answers `reply` `delayMs` of virtual time after it was asked. */
+  function slowEdge(bus: MemoryBus, scheduler: TestScheduler, delayMs: number, reply: (message: OutboundMessage) => unknown = posted) {
+    return bus.subscribe<OutboundMessage>(sendSubject, { queue: names.sendQueue }).pipe(
+      tap((request) => void scheduler.schedule(() => request.respond(reply(request.data)), delayMs)),
+    );
+  }
+
+  it.each<[OutboundCommand | undefined, string]>([
+    [undefined, "message"],
+    ["create_topic", "message"],
+    ["edit_message", "edit"],
+    ["delete_message", "delete"],
+    ["add_reaction", "reaction"],
+    ["remove_reaction", "reaction"],
+  ])("counts an acked send of command %s as messageSent(%s) with its ack latency in seconds", (command, kind) => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      slowEdge(bus, scheduler, 250).subscribe();
+      const outbound: OutboundMessage = command === undefined ? message : { ...message, command };
+      expectObservable(sender(bus, { instruments, timeoutMs: 1_000 })(outbound)).toBe("250ms (r|)", { r: { messageId: "m1" } });
+    });
+    expect(calls).toEqual([["messageSent", kind, 0.25]]);
+  });
+
+  it("counts an instant answer with an ack latency of 0", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, posted, []).subscribe();
+      expectObservable(sender(bus, { instruments })(message)).toBe("(r|)", { r: { messageId: "m1" } });
+    });
+    expect(calls).toEqual([["messageSent", "message", 0]]);
+  });
+
+  it("measures the ack latency from the first ask, across retries (an edge appearing at 1500 ms answers at 3000 ms: 3 s)", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      timer(1500)
+        .pipe(mergeMap(() => edge(bus, posted, [])))
+        .subscribe();
+      expectObservable(sender(bus, { retries: 2, instruments })(message)).toBe("3000ms (r|)", { r: { messageId: "m1" } });
+    });
+    // One count for the send, none for the attempts nobody answered.
+    expect(calls).toEqual([["messageSent", "message", 3]]);
+  });
+
+  it("measures each send from its own subscription, not from when the sender was made", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      slowEdge(bus, scheduler, 100).subscribe();
+      const send = sender(bus, { instruments, timeoutMs: 1_000 });
+      timer(400).subscribe(() => void send({ ...message, command: "edit_message" }).subscribe());
+      send(message).subscribe();
+    });
+    expect(calls).toEqual([
+      ["messageSent", "message", 0.1],
+      ["messageSent", "edit", 0.1],
+    ]);
+  });
+
+  it("counts each message of a beforeSend fan-out by its own kind, and nothing for a dropped message", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, posted, []).subscribe();
+      const fanOut = new Pipeline().use(
+        "beforeSend",
+        mergeMap((outbound) => from([outbound, { ...outbound, command: "add_reaction" as const }])),
+      );
+      expectObservable(sender(bus, { instruments, pipeline: fanOut })(message)).toBe("(ab|)", { a: { messageId: "m1" }, b: { messageId: "m1" } });
+      const dropAll = new Pipeline().use("beforeSend", mergeMap(() => EMPTY));
+      expectObservable(sender(bus, { instruments, pipeline: dropAll })(message)).toBe("|");
+    });
+    expect(calls).toEqual([
+      ["messageSent", "message", 0],
+      ["messageSent", "reaction", 0],
+    ]);
+  });
+
+  it("counts a gateway's refusal as sendFailed with the gateway's own code (BrokerMetrics maps it later), and no messageSent", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, () => ({ ok: false, code: "rate_limited", error: "slow down" }), []).subscribe();
+      outcomes = record(scheduler, sender(bus, { retries: 2, instruments })(message));
+    });
+    expect(outcomes).toEqual([expect.objectContaining({ kind: "error", error: expect.objectContaining({ code: "rate_limited" }) })]);
+    expect(calls).toEqual([["sendFailed", "rate_limited"]]);
+  });
+
+  it("counts no responder as sendFailed(no_gateway) once, after the last retry, not per attempt", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    const failedAt: number[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      const timed = {
+        ...instruments,
+        sendFailed: (code: string) => {
+          failedAt.push(scheduler.now());
+          instruments.sendFailed(code);
+        },
+      };
+      record(scheduler, sender(bus, { instruments: timed })(message));
+      record(scheduler, sender(bus, { retries: 2, instruments: timed })(message));
+    });
+    expect(calls).toEqual([
+      ["sendFailed", "no_gateway"],
+      ["sendFailed", "no_gateway"],
+    ]);
+    expect(failedAt).toEqual([0, 3000]);
+  });
+
+  it("counts a malformed answer as sendFailed(bad_reply)", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, () => ({ posted: "maybe" }) as unknown as SendReply, []).subscribe();
+      record(scheduler, sender(bus, { instruments })(message));
+    });
+    expect(calls).toEqual([["sendFailed", "bad_reply"]]);
+  });
+
+  it("counts an edge that never answers as sendFailed(timeout) at the timeout", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, undefined, []).subscribe();
+      outcomes = record(scheduler, sender(bus, { instruments, timeoutMs: 100 })(message));
+    });
+    expect(outcomes).toEqual([expect.objectContaining({ kind: "error", at: 100 })]);
+    expect(calls).toEqual([["sendFailed", "timeout"]]);
+  });
+
+  it("counts a failure that is not a SendError (a closed bus) as sendFailed(send_failed)", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    let outcomes: Outcome[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      void bus.close();
+      outcomes = record(scheduler, sender(bus, { instruments })(message));
+    });
+    expect(outcomes[0]?.kind === "error" && outcomes[0].error).toBeInstanceOf(BusClosedError);
+    expect(calls).toEqual([["sendFailed", "send_failed"]]);
+  });
+
+  it("counts nothing for a send unsubscribed before its answer", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      slowEdge(bus, scheduler, 500).subscribe();
+      const subscription = sender(bus, { instruments, timeoutMs: 1_000 })(message).subscribe();
+      timer(100).subscribe(() => subscription.unsubscribe());
+    });
+    expect(calls).toEqual([]);
   });
 });

@@ -211,3 +211,73 @@ describe("PartitionLeases (virtual time, in-memory bucket)", () => {
     expect(() => new PartitionLeases({ ...base, workerId: "a", ttlMs: 0 })).toThrow(RangeError);
   });
 });
+
+describe("PartitionLeases share (virtual time, in-memory bucket)", () => {
+  it("is undefined before start and after the joining tick, then the whole table for a lone worker once a tick read it", async () => {
+    const { advance, worker } = rig(16);
+    const a = worker("a");
+    expect(a.leases.share).toBeUndefined();
+    a.leases.start();
+    await advance(0); // the joining tick announces the worker and reads no table
+    expect(a.leases.share).toBeUndefined();
+    await advance(999);
+    expect(a.leases.share).toBeUndefined();
+    await advance(1); // t = 1000: the first rebalance tick
+    expect(a.leases.share).toBe(16);
+    expect(a.owned()).toHaveLength(16);
+  });
+
+  it("counts another worker's presence in the bucket: half of 16 is 8", async () => {
+    const { bucket, advance, worker } = rig(16);
+    await bucket.put("worker.b", "b"); // a peer announced itself (it holds nothing yet)
+    const a = worker("a");
+    a.leases.start();
+    await advance(1_000);
+    expect(a.leases.share).toBe(8);
+    expect(a.owned()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]); // its own block, nothing above its share
+  });
+
+  it("gives three workers over 16 partitions 6/5/5 by sorted id, whatever order they start in", async () => {
+    const { advance, worker } = rig(16);
+    const carol = worker("carol");
+    const alice = worker("alice");
+    const bob = worker("bob");
+    for (const w of [carol, alice, bob]) w.leases.start();
+    await advance(1_000);
+    expect([alice.leases.share, bob.leases.share, carol.leases.share]).toEqual([6, 5, 5]);
+    await advance(5_000);
+    expect([alice.owned().length, bob.owned().length, carol.owned().length]).toEqual([6, 5, 5]);
+  });
+
+  it("follows the workers present: shrinks when a peer joins, grows back when it leaves", async () => {
+    const { advance, worker } = rig(16);
+    const a = worker("a");
+    const b = worker("b");
+    a.leases.start();
+    await advance(2_000);
+    expect(a.leases.share).toBe(16);
+    b.leases.start();
+    await advance(1_000); // a's next tick sees b's presence
+    expect(a.leases.share).toBe(8);
+    expect(b.leases.share).toBe(8);
+    await advance(5_000);
+    expect([a.owned().length, b.owned().length]).toEqual([8, 8]);
+    const stopped = b.leases.stop();
+    await advance(0);
+    await stopped;
+    await advance(1_000); // b removed its presence; a's next tick reads a table without it
+    expect(a.leases.share).toBe(16);
+  });
+
+  it("keeps the last share read while the bucket stops answering (the owned set empties meanwhile)", async () => {
+    const { bucket, advance, worker } = rig(16);
+    const a = worker("a");
+    a.leases.start();
+    await advance(1_500);
+    expect(a.leases.share).toBe(16);
+    bucket.down = true;
+    await advance(3_000);
+    expect(a.owned()).toEqual([]);
+    expect(a.leases.share).toBe(16);
+  });
+});

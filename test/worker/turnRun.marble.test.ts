@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { filter, map, Observable, throwError, timer, type SchedulerLike } from "rxjs";
+import { concat, concatMap, EMPTY, filter, ignoreElements, map, Observable, throwError, timer, type SchedulerLike } from "rxjs";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { settingsFromConfig } from "../../operators/triage/triageSettings.js";
 import type { DurableMessage } from "../../src/bus/bus.js";
@@ -12,6 +13,7 @@ import { StateStoreError } from "../../src/state/errors.js";
 import { runTurn, type TurnEnd, type TurnRunOptions } from "../../src/worker/turnRun.js";
 import { gatewayEvent } from "../helpers/events.js";
 import { captureLogs } from "../helpers/logCapture.js";
+import { recordingInstruments } from "../helpers/recordingInstruments.js";
 import { testScheduler } from "../helpers/marbles.js";
 
 /** Real durable messages from a MemoryBus on `scheduler`, each counting its acks. */
@@ -179,6 +181,98 @@ describe("runTurn (marbles)", () => {
       expect(unsubscribed).toBe(true);
       expect(acks()).toEqual([0]);
       expect(settled).toEqual([]);
+    });
+  });
+
+  describe("what a turn counts (instruments)", () => {
+    const reply = (text: string, command?: OutboundMessage["command"]): OutboundMessage => ({
+      reply_to: "e1",
+      platform: "telegram",
+      channel: { id: "c1" },
+      content: { type: "text", text },
+      ...(command === undefined ? {} : { command }),
+    });
+    /** A gateway that acks each send 5 ms after it is asked. */
+    const ackIn5 = (scheduler: SchedulerLike) => () => timer(5, scheduler).pipe(map(() => ({ messageId: "m" })));
+
+    const shaped$ = (messages: DurableMessage<GatewayEvent>[], receivedAt: number, opts: TurnRunOptions) =>
+      new Observable<TurnEnd>((subscriber) =>
+        runTurn(messages, { dropped: [], marked: false, receivedAt }, opts, (end) => {
+          subscriber.next(end);
+          subscriber.complete();
+        }),
+      );
+
+    it("times the first message from the event's arrival and each gap between new messages (edits are not bubbles)", () => {
+      const scheduler = testScheduler();
+      scheduler.run(({ expectObservable }) => {
+        const { messages } = messagesOf(scheduler, [gatewayEvent({ text: "hi" })]);
+        const { instruments, calls } = recordingInstruments();
+        // Arrived 50 ms before its turn began; bubbles asked at 100 and 400 ms (acked at 105 and 405), an edit between them.
+        const handler: TurnHandler = (_, context) =>
+          concat(timer(100), context.send(reply("one")), timer(100), context.send(reply("one, edited", "edit_message")), timer(190), context.send(reply("two"))).pipe(ignoreElements());
+        const { opts } = options(scheduler, new Pipeline(), handler, { send: ackIn5(scheduler), instruments });
+        expectObservable(shaped$(messages, -50, opts)).toBe("405ms (s|)", { s: "settled" });
+        scheduler.flush();
+        expect(calls).toEqual([
+          ["firstMessage", 0.155],
+          ["bubbleGap", 0.3],
+          ["events", "turn", 1],
+          ["turnSettled", "completed", 0.405],
+        ]);
+      });
+    });
+
+    it("counts a turn per event: completed, agent_error (noted by the handler), failed", () => {
+      const scheduler = testScheduler();
+      scheduler.run(({ expectObservable }) => {
+        const { instruments, calls } = recordingInstruments();
+        const run = (handler: TurnHandler) => {
+          const { messages } = messagesOf(scheduler, [gatewayEvent({ text: "a" }), gatewayEvent({ text: "b" })]);
+          return turn$(messages, options(scheduler, new Pipeline(), handler, { instruments }).opts);
+        };
+        expectObservable(run(() => timer(10))).toBe("10ms (s|)", { s: "settled" });
+        expectObservable(run((_, context) => (context.note?.("agent_error"), timer(20)))).toBe("20ms (s|)", { s: "settled" });
+        expectObservable(run(() => timer(30).pipe(concatMap(() => throwError(() => new Error("agent gone")))))).toBe("30ms (s|)", { s: "settled" });
+        scheduler.flush();
+        expect(calls).toEqual([
+          ["events", "turn", 2],
+          ["turnSettled", "completed", 0.01],
+          ["events", "turn", 2],
+          ["turnSettled", "agent_error", 0.02],
+          ["events", "turn", 2],
+          ["turnSettled", "failed", 0.03],
+        ]);
+      });
+    });
+
+    it("counts events that ran no turn by their fate: dropped by the stage, a duplicate the handler skipped, suppressed by triage", () => {
+      const scheduler = testScheduler();
+      scheduler.run(({ expectObservable }) => {
+        const { instruments, calls } = recordingInstruments();
+        const dropped = messagesOf(scheduler, [gatewayEvent({ text: "drop me" })]);
+        const dropping = new Pipeline().use("beforeDispatch", filter(() => false));
+        expectObservable(turn$(dropped.messages, options(scheduler, dropping, () => timer(1), { instruments }).opts)).toBe("(s|)", { s: "settled" });
+        const skipped = messagesOf(scheduler, [gatewayEvent({ text: "again" })]);
+        const skipping: TurnHandler = (_, context) => (context.note?.("duplicate"), EMPTY);
+        expectObservable(turn$(skipped.messages, options(scheduler, new Pipeline(), skipping, { instruments }).opts)).toBe("(s|)", { s: "settled" });
+        const settings = settingsFromConfig({ enabled: true, timezone: "UTC", cooldown_secs: 900, daily_cap: 8, dedupe_window_secs: 3600 });
+        const triage = { settings, store: new MemoryTriageStore(), scheduler };
+        const proactive = (id: string) => messagesOf(scheduler, [gatewayEvent({ text: "reminder", proactive: true, event_id: id })]);
+        const triaged = options(scheduler, new Pipeline(), () => timer(1), { instruments, triage }).opts;
+        expectObservable(turn$(proactive("p1").messages, triaged)).toBe("-(s|)", { s: "settled" });
+        expectObservable(turn$(proactive("p2").messages, triaged)).toBe("(s|)", { s: "settled" });
+        scheduler.flush();
+        expect(calls).toEqual([
+          ["events", "dropped", 1],
+          ["events", "duplicate", 1],
+          ["triageDecision", "wake", "none"],
+          ["triageDecision", "suppressed", "cooldown"],
+          ["events", "suppressed", 1],
+          ["events", "turn", 1],
+          ["turnSettled", "completed", 0.001],
+        ]);
+      });
     });
   });
 });

@@ -1,3 +1,4 @@
+import { SKIPPED_MESSAGE_ID } from "../../wire/index.js";
 import type { OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { replyChannel } from "./replyMessage.js";
@@ -19,5 +20,5 @@ export function messageChange(event: GatewayEvent, messageId: string, text: stri
 
 /** Whether a receipt names the posted message (a legacy gateway that confirmed without an id does not). */
 export function namesMessage(messageId: string): boolean {
-  return messageId !== "" && messageId !== "gw_sent" && messageId !== "gw_skipped";
+  return messageId !== "" && messageId !== "gw_sent" && messageId !== SKIPPED_MESSAGE_ID;
 }

@@ -68,6 +68,7 @@ export class NatsBus implements Bus {
   /** Every `persist`: one reply subscription for all appends instead of a request each. */
   readonly #appends: JetStreamPublisher;
   readonly #jsm: JetStreamManager;
+  #connected = true;
   readonly #logger: Logger;
   readonly #live = new Set<Subscriber<unknown>>();
   readonly #pendingRequests = new Set<Subscriber<unknown>>();
@@ -91,8 +92,12 @@ export class NatsBus implements Bus {
     this.#logger = logger;
     this.scheduler = scheduler;
     this.#names = subjects(config.prefix);
-    this.status().subscribe((change) => logStatus(logger, change));
+    this.status().subscribe((change) => {
+      logStatus(logger, change);
+      this.#connected = connectedAfter(change, this.#connected);
+    });
     void connection.closed().then((err) => {
+      this.#connected = false;
       if (this.#closing !== undefined) return;
       logger.error({ err }, "bus connection closed");
       this.#closing = Promise.resolve();
@@ -129,6 +134,11 @@ export class NatsBus implements Bus {
       await nc.close().catch(() => undefined);
       throw err;
     }
+  }
+
+  /** False from a disconnect (or a stale connection) until the client has reconnected, and once closed. */
+  connected(): boolean {
+    return this.#connected && this.#closing === undefined;
   }
 
   ackPending(durable: string): Promise<number> {
@@ -307,4 +317,18 @@ function logStatus(logger: Logger, change: BusConnectionStatus): void {
   const fields = { status: type, ...("error" in detail ? { err: detail.error } : detail) };
   if (type === "reconnected") logger.info(fields, "bus connection status");
   else logger.warn(fields, "bus connection status");
+}
+
+/** Whether the client can reach a server after `change`: lost on a disconnect or a stale connection, back on a reconnect. */
+function connectedAfter(change: BusConnectionStatus, before: boolean): boolean {
+  switch (change.type) {
+    case "disconnected":
+    case "stale":
+    case "reconnecting":
+      return false;
+    case "reconnected":
+      return true;
+    default:
+      return before;
+  }
 }

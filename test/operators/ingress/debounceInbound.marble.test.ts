@@ -18,6 +18,19 @@ describe("debounceInbound", () => {
     });
   });
 
+  it("tells onMerged how many events each emitted one folded in, only when it folded some (3 quick, then 1 alone)", () => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const folded: number[] = [];
+      const source = cold("a 99ms b 99ms c 1000ms d 1000ms |", { a: from("ann", "1", "1"), b: from("ann", "2", "2"), c: from("ann", "3", "3"), d: from("ann", "4", "4") });
+      expectObservable(source.pipe(debounceInbound({ debounceMs: 300, onMerged: (n) => folded.push(n) }))).toBe("500ms x 1000ms y 700ms |", {
+        x: merged(["1", "2", "3"], "3"),
+        y: from("ann", "4", "4"),
+      });
+      flush();
+      expect(folded).toEqual([2]);
+    });
+  });
+
   it("flushes the pending batch when a control command arrives, then runs the command alone (a @0, /status @100)", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const a = from("ann", "a", "1");
