@@ -3,9 +3,10 @@
 // nothing else): gateway frames from a loopback WebSocket gateway in its own process, through
 // parse → skip → trust → queue (msg-id dedupe) → per-session lane → triage (proactive
 // events) → an instant in-process agent. Runs alternate between the three, so machine noise hits
-// all alike. Then one more batch per broker with the Observable counter installed (not timed:
-// the counter's hooks slow rxjs down). Prints one JSON line: medians of the runs, the ratios,
-// and Observables and subscriptions created per event.
+// all alike. A fourth contender is turnstream with `[metrics]` on, for what the instruments cost
+// (each of its runs beside a metrics-off run, which goes first every other run). Then one more batch per broker
+// with the Observable counter installed (not timed: the counter's hooks slow rxjs down). Prints
+// one JSON line: medians of the runs, the ratios, and Observables and subscriptions created per event.
 import { emit, note, sized, sleep } from "./lib/benchEnv.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { ingressRun, PROACTIVE_EVERY, SESSIONS } from "./lib/ingressRuns.js";
@@ -21,7 +22,7 @@ const runs = sized("INGRESS_RUNS", 5, 3);
 const counted = sized("INGRESS_COUNTED_EVENTS", 10_000, 2_000);
 const warmup = Math.min(events, 10_000);
 
-type Name = "turnstream" | "baseline" | "rawCeiling";
+type Name = "turnstream" | "turnstreamMetrics" | "baseline" | "rawCeiling";
 
 interface Contender {
   readonly name: Name;
@@ -36,8 +37,8 @@ interface Contender {
 async function contender(name: Name): Promise<Contender> {
   const gateway = await RemoteGateway.start();
   const subject =
-    name === "turnstream"
-      ? await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token })
+    name === "turnstream" || name === "turnstreamMetrics"
+      ? await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token, metrics: name === "turnstreamMetrics" })
       : name === "baseline"
         ? await startNaiveIngress(gateway.url, gateway.token)
         : await startRawCeiling(gateway.url, gateway.token);
@@ -59,14 +60,23 @@ async function perEvent(c: Contender): Promise<ObservableCount> {
   }
 }
 
-// BENCH_ONLY=turnstream|baseline|rawCeiling runs one side (for `node --cpu-prof`); the JSON then lacks the others.
+// BENCH_ONLY=turnstream|turnstreamMetrics|baseline|rawCeiling runs one side (for `node --cpu-prof`); the JSON then lacks the others.
 const only = process.env.BENCH_ONLY;
-const names = (["turnstream", "baseline", "rawCeiling"] as const).filter((name) => only === undefined || only === name);
+const names = (["turnstream", "turnstreamMetrics", "baseline", "rawCeiling"] as const).filter((name) => only === undefined || only === name);
 const contenders: Contender[] = [];
 for (const name of names) contenders.push(await contender(name));
 for (const c of contenders) await ingressRun(c.gateway, c.subject, warmup, `${c.name}-warmup`, 120_000);
+/** A run's order: every other run swaps turnstream and its metrics-on twin, so neither always goes first (ABBA). */
+const orderOf = (run: number): Contender[] => {
+  if (run % 2 === 0) return contenders;
+  const swapped = [...contenders];
+  const on = swapped.findIndex((c) => c.name === "turnstreamMetrics");
+  const off = swapped.findIndex((c) => c.name === "turnstream");
+  if (on >= 0 && off >= 0) [swapped[on], swapped[off]] = [swapped[off] as Contender, swapped[on] as Contender];
+  return swapped;
+};
 for (let run = 0; run < runs; run++) {
-  for (const c of contenders) {
+  for (const c of orderOf(run)) {
     const cost = measureProcessCost();
     const started = performance.now();
     const rate = await ingressRun(c.gateway, c.subject, events, `${c.name}-${run}`, 300_000);
@@ -76,8 +86,19 @@ for (let run = 0; run < runs; run++) {
     c.gcShares.push(gcMs / (performance.now() - started));
   }
 }
+/** `turnstream_events_total{outcome="turn"}` as the instrumented broker serves it (undefined when it did not run). */
+async function metricsTurns(c: Contender | undefined): Promise<number | undefined> {
+  const url = c?.subject.broker?.metricsUrl;
+  if (url === undefined) return undefined;
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith('turnstream_events_total{outcome="turn"}'));
+  return line === undefined ? undefined : Number(line.split(" ")[1]);
+}
+
 const counts = new Map<Name, ObservableCount>();
-for (const c of contenders) if (c.name !== "rawCeiling") counts.set(c.name, await perEvent(c));
+for (const c of contenders) if (c.name !== "rawCeiling" && c.name !== "turnstreamMetrics") counts.set(c.name, await perEvent(c));
+// The instrumented broker must really have counted: every event it settled is in its /metrics.
+const countedTurns = await metricsTurns(contenders.find((c) => c.name === "turnstreamMetrics"));
 for (const c of contenders) {
   await c.subject.stop();
   await c.gateway.stop();
@@ -95,6 +116,11 @@ const summary = (name: Name) => {
 const turnstream = summary("turnstream");
 const baseline = summary("baseline");
 const rawCeiling = summary("rawCeiling");
+const turnstreamMetrics = summary("turnstreamMetrics");
+/** Each metrics-on run over the metrics-off run beside it (just before or just after), so both saw the same moment of the machine. */
+const pairedRatios = (contenders.find((c) => c.name === "turnstreamMetrics")?.rates ?? []).map(
+  (rate, run) => rate / (contenders.find((c) => c.name === "turnstream")?.rates[run] ?? Number.NaN),
+);
 const ratio = (a: number, b: number) => round(a / b, 2);
 note(`Observables / subscriptions per event: ${JSON.stringify(Object.fromEntries(counts))}`);
 note("done");
@@ -107,6 +133,11 @@ emit({
   turnstream,
   baseline,
   rawCeiling,
+  turnstreamMetrics,
+  // [metrics] on ÷ off: the median of the paired runs' ratios.
+  metricsRatio: pairedRatios.length === 0 ? undefined : round(median(pairedRatios), 3),
+  metricsRatioRuns: pairedRatios.map((r) => round(r, 3)),
+  metricsCountedTurns: countedTurns,
   ratio: ratio(turnstream.eventsPerSecond, baseline.eventsPerSecond),
   turnstreamToCeiling: ratio(turnstream.eventsPerSecond, rawCeiling.eventsPerSecond),
   baselineToCeiling: ratio(baseline.eventsPerSecond, rawCeiling.eventsPerSecond),

@@ -26,6 +26,8 @@ export interface TurnstreamIngressOptions {
   readonly role?: Role;
   /** While it is false, turns wait (the scale benchmark fills the stream first); absent: turns never wait. */
   readonly gate?: Observable<boolean>;
+  /** `[metrics] enabled` on a free port: what the instruments cost (the `metricsRatio` figure). */
+  readonly metrics?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function startTurnstreamIngress(options: TurnstreamIngressOptions):
       queue: { mode: "followup", debounce_ms: 0, cap: 1_000 },
       triage: TRIAGE_CONFIG,
       inbound: { debounce_ms: 0 },
+      ...(options.metrics === true ? { metrics: { enabled: true, listen: "127.0.0.1:0" } } : {}),
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: options.nats.leaseTtlSecs ?? 3 } }),
     },
     logger: createLogger({ level: "silent" }),

@@ -64,6 +64,9 @@ export function renderResults(results: BenchResults): string {
         (numberAt(ingress, "observablesPerEvent") === undefined
           ? ""
           : ` Counted over ${n(numberAt(ingress, "countedEvents"))} more events (untimed): ${n(numberAt(ingress, "observablesPerEvent"), 2)} Observables and ${n(numberAt(ingress, "subscriptionsPerEvent"), 2)} subscriptions created per event by turnstream, ${n(numberAt(ingress, "baselineObservablesPerEvent"), 2)} by the baseline. The process's peak RSS (all three contenders): ${n(numberAt(ingress, "maxRssMiB"), 1)} MiB.`) +
+        (numberAt(ingress, "metricsRatio") === undefined
+          ? ""
+          : ` With \`[metrics]\` on: ${list((ingress.turnstreamMetrics as { runs?: unknown } | undefined)?.runs)} events/s; each run over the metrics-off run beside it: ${Array.isArray(ingress.metricsRatioRuns) ? ingress.metricsRatioRuns.map((r) => n(typeof r === "number" ? r : undefined, 3)).join(", ") : "—"} (median ${n(numberAt(ingress, "metricsRatio"), 3)}); its \`/metrics\` counted ${n(numberAt(ingress, "metricsCountedTurns"))} turns.`) +
         (numberAt(ingress, "turnstream.gcShare") === undefined
           ? ""
           : ` Medians per timed run — CPU per event (the process, GC threads included): turnstream ${n(numberAt(ingress, "turnstream.cpuMicrosPerEvent"), 1)} µs, baseline ${n(numberAt(ingress, "baseline.cpuMicrosPerEvent"), 1)} µs, raw ceiling ${n(numberAt(ingress, "rawCeiling.cpuMicrosPerEvent"), 1)} µs; share of wall time in GC pauses: ${n((numberAt(ingress, "turnstream.gcShare") ?? 0) * 100, 1)} %, ${n((numberAt(ingress, "baseline.gcShare") ?? 0) * 100, 1)} %, ${n((numberAt(ingress, "rawCeiling.gcShare") ?? 0) * 100, 1)} %.`),

@@ -24,7 +24,7 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 const bytes = (n: number) => `${Math.round(n).toLocaleString("en-US")} B`;
 const times = (n: number) => `${n.toFixed(2)}×`;
 
-/** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event), in their order. */
+/** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event, #23's metrics cost), in their order. */
 export const GOALS: readonly Goal[] = [
   { measure: "Ingress, embedded bus", benchmark: "ingress-embedded", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 50_000 }, format: perSecond },
   { measure: "Ingress, naive baseline (same machine, same run)", benchmark: "ingress-embedded", path: "baseline.eventsPerSecond", format: perSecond },
@@ -46,6 +46,15 @@ export const GOALS: readonly Goal[] = [
     target: { op: "≤", value: 3 },
     format: (n) => n.toFixed(2),
     context: { path: "subscriptionsPerEvent", format: (n) => `${n.toFixed(2)} subscriptions` },
+  },
+  {
+    // Issue 23: the instruments' cost, each metrics-on run over the metrics-off run beside it (ABBA order).
+    measure: "Ingress with [metrics] on ÷ off, embedded",
+    benchmark: "ingress-embedded",
+    path: "metricsRatio",
+    target: { op: "≥", value: 0.95 },
+    format: times,
+    context: { path: "turnstreamMetrics.eventsPerSecond", format: (n) => `on ${perSecond(n)}` },
   },
   { measure: "Ingress through JetStream", benchmark: "ingress-nats", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 10_000 }, format: perSecond },
   {
