@@ -80,6 +80,10 @@ export class Broker {
       // On a shared bus an answer can be lost between servers: ask again (the edge recognises a retry).
       retries: parts.bus.shared ? sendRetries : 0,
       instruments: this.#instruments,
+      // A gateway's "try again later" is waited out for as long as a turn may run.
+      retryBudgetMs: parts.config.pool.prompt_hard_timeout_secs * 1000,
+      onRetry: ({ message, error, waitMs, attempt }) =>
+        this.logger.warn({ reason: "retry_later", code: error.code, platform: message.platform, retryAfterMs: waitMs, attempt }, "gateway asked to send later; sending again"),
     });
     this.#worker =
       parts.role === "edge"

@@ -120,7 +120,7 @@ function sendReply(connector: GatewayConnector, message: OutboundMessage, wantAc
 }
 
 function failedReply(err: unknown): SendReply {
-  if (err instanceof SendError) return { ok: false, code: err.code, error: err.message };
+  if (err instanceof SendError) return { ok: false, code: err.code, error: err.message, ...(err.retryAfterMs === undefined ? {} : { retryAfterMs: err.retryAfterMs }) };
   return { ok: false, code: "send_failed", error: err instanceof Error ? err.message : String(err) };
 }
 

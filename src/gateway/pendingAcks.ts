@@ -3,6 +3,9 @@ import type { SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { responseOutcome, type GatewayResponse, type ResponseOutcome } from "../../operators/ingress/responseFrame.js";
 import { SendError } from "../wire/index.js";
 
+/** How long to wait before sending again after a `rate_limited` refusal that named no `retry_after_ms`. */
+export const RATE_LIMITED_RETRY_MS = 1_000;
+
 /** What a send counts as when the gateway gives no message id of its own (legacy mode). */
 export const legacySent: SendReceipt = { messageId: "gw_sent" };
 
@@ -104,8 +107,11 @@ export function ackResult(outcome: ResponseOutcome, required: boolean): SendRece
     case "delivered":
       if (outcome.messageId !== undefined && outcome.messageId !== "") return { messageId: outcome.messageId };
       return required ? new SendError("no_message_id", "gateway delivered send without a message id") : legacySent;
-    case "rejected":
-      return new SendError(outcome.code, `gateway rejected write (${outcome.code}): ${outcome.message}`);
+    case "rejected": {
+      // A refusal for now (a rate limit): the same message may go again once the gateway's wait is over.
+      const retryAfterMs = outcome.retryAfterMs ?? (outcome.code === "rate_limited" ? RATE_LIMITED_RETRY_MS : undefined);
+      return new SendError(outcome.code, `gateway rejected write (${outcome.code}): ${outcome.message}`, retryAfterMs === undefined ? undefined : { retryAfterMs });
+    }
     case "unknown":
       return new SendError(outcome.code, `gateway write outcome unknown (${outcome.code}): ${outcome.message}`);
   }

@@ -66,6 +66,7 @@ export class BrokerMetrics implements Instruments {
   readonly #firstMessage: HistogramSeries;
   readonly #sent: CounterSeries<MessageKind>;
   readonly #failures: CounterSeries<SendFailureReason>;
+  readonly #retries: CounterSeries<"all">;
   readonly #ackLatency: HistogramSeries;
   readonly #bubbleGap: HistogramSeries;
   readonly #agentExits: CounterSeries<AgentExitCause>;
@@ -93,6 +94,7 @@ export class BrokerMetrics implements Instruments {
     this.#firstMessage = new HistogramSeries("turnstream_first_message_seconds", "From an event reaching the worker to its turn's first message acked.", FIRST_MESSAGE_BUCKETS, {}, worker);
     this.#sent = new CounterSeries("turnstream_messages_sent_total", "Sends the gateway took, by kind: acked, or written where no ack is awaited (reactions, legacy gateways).", MESSAGE_KINDS, (kind) => ({ kind }), worker);
     this.#failures = new CounterSeries("turnstream_send_failures_total", "Sends that failed, by reason.", SEND_FAILURE_REASONS, (reason) => ({ reason }), worker);
+    this.#retries = new CounterSeries("turnstream_send_retries_total", "Sends the gateway refused for now (a rate limit) and that were asked again after its wait.", ["all"], () => ({}), worker);
     this.#ackLatency = new HistogramSeries("turnstream_ack_latency_seconds", "From asking for a message, edit or delete to the gateway's ack (reactions are not awaited).", ACK_BUCKETS, {}, worker);
     this.#bubbleGap = new HistogramSeries("turnstream_bubble_gap_seconds", "Between two consecutive new messages of one turn (ack to ack).", GAP_BUCKETS, {}, worker);
     this.#agentExits = new CounterSeries("turnstream_agent_exits_total", "Agent processes that ended, by cause.", AGENT_EXIT_CAUSES, (cause) => ({ cause }), worker);
@@ -139,6 +141,10 @@ export class BrokerMetrics implements Instruments {
 
   sendFailed(code: string): void {
     this.#failures.inc(sendFailureReason(code));
+  }
+
+  sendRetried(): void {
+    this.#retries.inc("all");
   }
 
   bubbleGap(seconds: number): void {

@@ -18,6 +18,8 @@ export interface Instruments {
   messageSent(kind: MessageKind, ackSeconds: number): void;
   /** A send failed; `code` is `SendError.code` (mapped onto a closed set, see `sendFailureReason`). */
   sendFailed(code: string): void;
+  /** The gateway refused a send for now (a rate limit) and it will be asked again. */
+  sendRetried(): void;
   /** The gap between two consecutive new messages of one turn (ack to ack). */
   bubbleGap(seconds: number): void;
   /** An agent process ended. */
@@ -66,6 +68,7 @@ export const noInstruments: Instruments = Object.freeze({
   firstMessage: () => undefined,
   messageSent: () => undefined,
   sendFailed: () => undefined,
+  sendRetried: () => undefined,
   bubbleGap: () => undefined,
   agentExited: () => undefined,
   turnRecovered: () => undefined,

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { concatMap, Observable, retry, throwError, timer } from "rxjs";
+import { concatMap, Observable, retry, Subscription, throwError, timer, type MonoTypeOperatorFunction, type Subscriber } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
@@ -21,8 +21,25 @@ export interface SenderOptions {
    * posted the first one answers a retry from its record instead of posting twice. Default 0.
    */
   readonly retries?: number;
-  /** Counts each send by kind with its ack latency, and each failure by reason (default: nothing). */
+  /** Counts each send by kind with its ack latency, each failure by reason, each wait the gateway asked for (default: nothing). */
   readonly instruments?: Instruments;
+  /**
+   * How long, from its first ask, a message may keep waiting out the gateway's "try again later"
+   * (`rejected` with `retry_after_ms`, or `rate_limited`) before the send fails. Default 0: never
+   * sent again. The broker gives it the turn's hard timeout (`[pool] prompt_hard_timeout_secs`).
+   */
+  readonly retryBudgetMs?: number;
+  /** Told each time a refused message will be asked again, after `waitMs` (the broker logs it). */
+  readonly onRetry?: (retry: SendRetry) => void;
+}
+
+/** A message the gateway refused for now, about to be asked again. */
+export interface SendRetry {
+  readonly message: OutboundMessage;
+  readonly error: SendError;
+  readonly waitMs: number;
+  /** Attempts so far, the refused one included. */
+  readonly attempt: number;
 }
 
 /** Sends one message: emits its receipt, or nothing when a `beforeSend` operator dropped it. */
@@ -32,45 +49,102 @@ export type Send = (message: OutboundMessage) => Observable<SendReceipt>;
  * A send runs the `beforeSend` stage, then asks whichever edge serves the platform to post each
  * resulting message, one after another, and fails with `SendError` when any is not posted.
  */
-export function createSender({ bus, subjects, pipeline, timeoutMs, retries = 0, instruments = noInstruments }: SenderOptions): Send {
+export function createSender(options: SenderOptions): Send {
+  const { bus, pipeline, retries = 0 } = options;
   const retried = retry<unknown>({
     count: retries,
     delay: (err: unknown, attempt: number) =>
       err instanceof NoRespondersError || err instanceof BusTimeoutError ? timer(1_000 * attempt, bus.scheduler) : throwError(() => err),
   });
   // Hand-written: one Observable per message on the bubble path, where defer + map + catchError
-  // were three and their subscribers. Cold like them: each subscription asks with a fresh send id,
-  // and its retries keep that id.
+  // were three and their subscribers. Cold like them: each subscription asks afresh.
   const sendOne = (message: OutboundMessage): Observable<SendReceipt> =>
-    new Observable<SendReceipt>((subscriber) => {
-      const headers = { [SEND_ID_HEADER]: randomUUID() };
-      const askedAt = bus.scheduler.now();
-      const failed = (err: unknown): void => {
-        instruments.sendFailed(err instanceof SendError ? err.code : "send_failed");
-        subscriber.error(err);
-      };
-      return bus
-        .request<OutboundMessage, unknown>(subjects.send(message.platform), message, { timeoutMs, headers })
-        .pipe(retried)
-        .subscribe({
-          next: (raw) => {
-            let receipt: SendReceipt;
-            try {
-              receipt = receiptOf(raw);
-            } catch (err) {
-              failed(err);
-              return;
-            }
-            // A reaction the platform cannot show was not posted: nothing to count.
-            if (receipt.messageId !== SKIPPED_MESSAGE_ID) instruments.messageSent(messageKind(message.command), (bus.scheduler.now() - askedAt) / 1000);
-            subscriber.next(receipt);
-          },
-          error: (err: unknown) => failed(asSendError(err, message.platform)),
-          complete: () => subscriber.complete(),
-        });
-    });
+    new Observable<SendReceipt>((subscriber) => new MessageSend(message, options, retried, subscriber).start());
   // An empty beforeSend stage (the usual case) builds no stream around the message.
   return (message) => (pipeline.isEmpty("beforeSend") ? sendOne(message) : pipeline.run("beforeSend", message).pipe(concatMap(sendOne)));
+}
+
+/**
+ * One message's send, across its attempts. Each attempt asks with a fresh send id (its own bus
+ * retries keep that id, so an edge answers a lost answer's retry from its record). A refusal that
+ * says when to try again (`SendError.retryAfterMs`: the gateway's rate limit) is waited out and
+ * the same message asked again, while `retryBudgetMs` lasts; the caller's stream waits with it, so
+ * what follows the message still follows it.
+ */
+class MessageSend {
+  readonly #message: OutboundMessage;
+  readonly #options: SenderOptions;
+  readonly #retried: MonoTypeOperatorFunction<unknown>;
+  readonly #subscriber: Subscriber<SendReceipt>;
+  readonly #work = new Subscription();
+  readonly #firstAsked: number;
+  #attempts = 0;
+
+  constructor(message: OutboundMessage, options: SenderOptions, retried: MonoTypeOperatorFunction<unknown>, subscriber: Subscriber<SendReceipt>) {
+    this.#message = message;
+    this.#options = options;
+    this.#retried = retried;
+    this.#subscriber = subscriber;
+    this.#firstAsked = options.bus.scheduler.now();
+  }
+
+  start(): Subscription {
+    this.#attempt();
+    return this.#work;
+  }
+
+  #attempt(): void {
+    this.#attempts += 1;
+    const { bus, subjects, timeoutMs } = this.#options;
+    const headers = { [SEND_ID_HEADER]: randomUUID() };
+    let over = false;
+    const attempt = bus
+      .request<OutboundMessage, unknown>(subjects.send(this.#message.platform), this.#message, { timeoutMs, headers })
+      .pipe(this.#retried)
+      .subscribe({
+        next: (raw) => {
+          over = true;
+          let receipt: SendReceipt;
+          try {
+            receipt = receiptOf(raw);
+          } catch (err) {
+            this.#failed(err);
+            return;
+          }
+          this.#sent(receipt);
+        },
+        error: (err: unknown) => {
+          over = true;
+          this.#failed(asSendError(err, this.#message.platform));
+        },
+        // No answer at all: nothing was sent, and nothing follows.
+        complete: () => {
+          if (!over) this.#subscriber.complete();
+        },
+      });
+    this.#work.add(attempt);
+  }
+
+  #sent(receipt: SendReceipt): void {
+    const { instruments = noInstruments, bus } = this.#options;
+    // A reaction the platform cannot show was not posted: nothing to count.
+    if (receipt.messageId !== SKIPPED_MESSAGE_ID) instruments.messageSent(messageKind(this.#message.command), (bus.scheduler.now() - this.#firstAsked) / 1000);
+    this.#subscriber.next(receipt);
+    this.#subscriber.complete();
+  }
+
+  #failed(err: unknown): void {
+    const { instruments = noInstruments, bus, retryBudgetMs = 0 } = this.#options;
+    const waitMs = err instanceof SendError ? err.retryAfterMs : undefined;
+    if (waitMs !== undefined && bus.scheduler.now() + waitMs - this.#firstAsked <= retryBudgetMs) {
+      instruments.sendRetried();
+      this.#options.onRetry?.({ message: this.#message, error: err as SendError, waitMs, attempt: this.#attempts });
+      this.#work.add(bus.scheduler.schedule(() => this.#attempt(), waitMs));
+      return;
+    }
+    instruments.sendFailed(err instanceof SendError ? err.code : "send_failed");
+    this.#subscriber.error(err);
+  }
 }
 
 /** The edge's answer as a receipt; throws `SendError` for a refusal or an answer that is not a send reply. */
@@ -78,7 +152,10 @@ function receiptOf(raw: unknown): SendReceipt {
   const reply = sendReplySchema.safeParse(raw);
   if (!reply.success) throw new SendError("bad_reply", "the edge answered a send with a malformed reply");
   // An edge relays the gateway's words; bounded again here (a no-op for a current edge) since the bus is a boundary too.
-  if (!reply.data.ok) throw new SendError(untrustedText(reply.data.code, { maxChars: 64 }), untrustedText(reply.data.error, { maxChars: 1_000 }));
+  if (!reply.data.ok) {
+    const { retryAfterMs } = reply.data;
+    throw new SendError(untrustedText(reply.data.code, { maxChars: 64 }), untrustedText(reply.data.error, { maxChars: 1_000 }), retryAfterMs === undefined ? undefined : { retryAfterMs });
+  }
   return { messageId: reply.data.messageId };
 }
 

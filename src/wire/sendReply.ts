@@ -5,7 +5,8 @@ export type SendReply = z.infer<typeof sendReplySchema>;
 
 export const sendReplySchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), messageId: z.string() }),
-  z.object({ ok: z.literal(false), code: z.string(), error: z.string() }),
+  // `retryAfterMs`: the gateway refused the write for now and said when the same message may go again.
+  z.object({ ok: z.literal(false), code: z.string(), error: z.string(), retryAfterMs: z.number().int().nonnegative().optional() }),
 ]);
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GatewayResponse } from "../../operators/ingress/responseFrame.js";
-import { ackResult, legacySent, PendingAcks } from "../../src/gateway/pendingAcks.js";
+import { ackResult, legacySent, PendingAcks, RATE_LIMITED_RETRY_MS } from "../../src/gateway/pendingAcks.js";
 import { SendError } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 
@@ -150,5 +150,14 @@ describe("ackResult", () => {
         message: "gateway write outcome unknown (unknown): lost",
       });
     }
+  });
+
+  it("a rejection that says when to try again carries it: retry_after_ms as given, rate_limited without one waits 1 s; unknown never", () => {
+    expect(ackResult({ kind: "rejected", code: "slow", message: "later", retryAfterMs: 1_500 }, true)).toMatchObject({ code: "slow", retryAfterMs: 1_500 });
+    expect(ackResult({ kind: "rejected", code: "rate_limited", message: "later" }, true)).toMatchObject({ code: "rate_limited", retryAfterMs: RATE_LIMITED_RETRY_MS });
+    expect(RATE_LIMITED_RETRY_MS).toBe(1_000);
+    expect(ackResult({ kind: "rejected", code: "rejected", message: "no" }, true)).toMatchObject({ code: "rejected", retryAfterMs: undefined });
+    // An unknown outcome may have been posted: it is never sent again, whatever its code says.
+    expect(ackResult({ kind: "unknown", code: "rate_limited", message: "lost" }, true)).toMatchObject({ code: "rate_limited", retryAfterMs: undefined });
   });
 });

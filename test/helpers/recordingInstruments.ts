@@ -16,6 +16,7 @@ export function recordingInstruments(): { instruments: Instruments; calls: Instr
     firstMessage: (...args) => void calls.push(["firstMessage", ...args]),
     messageSent: (...args) => void calls.push(["messageSent", ...args]),
     sendFailed: (...args) => void calls.push(["sendFailed", ...args]),
+    sendRetried: (...args) => void calls.push(["sendRetried", ...args]),
     bubbleGap: (...args) => void calls.push(["bubbleGap", ...args]),
     agentExited: (...args) => void calls.push(["agentExited", ...args]),
     turnRecovered: (...args) => void calls.push(["turnRecovered", ...args]),

@@ -56,6 +56,7 @@ describe("BrokerMetrics", () => {
     metrics.messageSent("reaction", 0.001);
     metrics.sendFailed("timeout");
     metrics.sendFailed("telegram said no: chat 123 is gone"); // a gateway's own code never becomes a label
+    metrics.sendRetried();
     metrics.bubbleGap(0.41);
     metrics.agentExited("failed");
     metrics.turnRecovered();
@@ -80,6 +81,7 @@ describe("BrokerMetrics", () => {
     expect(samples.get('turnstream_ack_latency_seconds_bucket{le="0.005"}')).toBe(1);
     expect(samples.get('turnstream_send_failures_total{reason="timeout"}')).toBe(1);
     expect(samples.get('turnstream_send_failures_total{reason="gateway_rejected"}')).toBe(1);
+    expect(samples.get("turnstream_send_retries_total")).toBe(1);
     expect(samples.get('turnstream_bubble_gap_seconds_bucket{le="0.4"}')).toBe(0);
     expect(samples.get('turnstream_bubble_gap_seconds_bucket{le="0.5"}')).toBe(1);
     expect(samples.get('turnstream_agent_exits_total{cause="failed"}')).toBe(1);

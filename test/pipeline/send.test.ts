@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { EMPTY, from, mergeMap, tap, timer, VirtualTimeScheduler, type Observable } from "rxjs";
+import { concatMap, EMPTY, from, mergeMap, tap, timer, VirtualTimeScheduler, type Observable } from "rxjs";
 import type { TestScheduler } from "rxjs/testing";
 import type { OutboundCommand, OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { Headers } from "../../src/bus/bus.js";
 import { BusClosedError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
-import { createSender, type SenderOptions } from "../../src/pipeline/send.js";
+import { createSender, type SenderOptions, type SendRetry } from "../../src/pipeline/send.js";
 import { SEND_ID_HEADER, SendError, subjects, type SendReply } from "../../src/wire/index.js";
 import { testScheduler } from "../helpers/marbles.js";
 import { recordingInstruments } from "../helpers/recordingInstruments.js";
@@ -492,5 +492,90 @@ describe("createSender instruments (virtual time)", () => {
       timer(100).subscribe(() => subscription.unsubscribe());
     });
     expect(calls).toEqual([]);
+  });
+});
+
+describe("createSender: a gateway's 'try again later' (virtual time)", () => {
+  const later = (retryAfterMs: number): SendReply => ({ ok: false, code: "rate_limited", error: "gateway rejected write (rate_limited): slow down", retryAfterMs });
+  /** Answers the first `refusals` asks with `refusal`, then posts. */
+  const refusing = (refusals: number, refusal: SendReply) => {
+    let asked = 0;
+    return (): SendReply => (++asked <= refusals ? refusal : posted());
+  };
+
+  it("waits retryAfterMs and asks again with a fresh send id; the receipt comes after the wait, the retry is counted and told", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    const told: SendRetry[] = [];
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, refusing(2, later(1_500)), requests).subscribe();
+      const send = sender(bus, { retryBudgetMs: 10_000, instruments, onRetry: (retry) => told.push(retry) });
+      expectObservable(send(message)).toBe("3000ms (r|)", { r: { messageId: "m1" } });
+    });
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((headers) => headers[SEND_ID_HEADER])).size).toBe(3);
+    expect(told.map(({ waitMs, attempt, error }) => [waitMs, attempt, error.code])).toEqual([
+      [1_500, 1, "rate_limited"],
+      [1_500, 2, "rate_limited"],
+    ]);
+    expect(calls).toEqual([["sendRetried"], ["sendRetried"], ["messageSent", "message", 3]]);
+  });
+
+  it("keeps what follows behind the waiting message: concatenated sends stay in order", () => {
+    const scheduler = testScheduler();
+    const sent: OutboundMessage[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      let asked = 0;
+      edge(bus, () => (++asked === 2 ? later(1_000) : posted()), [], sent).subscribe();
+      const send = sender(bus, { retryBudgetMs: 10_000 });
+      const texts = ["one", "two", "three"].map((text) => ({ ...message, content: { type: "text" as const, text } }));
+      expectObservable(from(texts).pipe(concatMap((m) => send(m)))).toBe("a 999ms (bc|)", { a: { messageId: "m1" }, b: { messageId: "m1" }, c: { messageId: "m1" } });
+    });
+    expect(sent.map((m) => m.content.text)).toEqual(["one", "two", "two", "three"]);
+  });
+
+  it("fails with the refusal once the next wait would outlast the budget, counted as a failure", () => {
+    const scheduler = testScheduler();
+    const { instruments, calls } = recordingInstruments();
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, () => later(1_500), []).subscribe();
+      const outcomes = record(scheduler, sender(bus, { retryBudgetMs: 2_000, instruments })(message));
+      scheduler.flush();
+      expect(outcomes).toEqual([{ kind: "error", error: expect.objectContaining({ name: "SendError", code: "rate_limited", retryAfterMs: 1_500 }) as unknown, at: 1_500 }]);
+    });
+    expect(calls).toEqual([["sendRetried"], ["sendFailed", "rate_limited"]]);
+  });
+
+  it("never asks again without a budget (the default), nor for a refusal that names no wait", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      let asked = 0;
+      edge(bus, () => (++asked === 1 ? later(100) : { ok: false, code: "rejected", error: "no" }), requests).subscribe();
+      const noBudget = record(scheduler, sender(bus)(message));
+      const noWait = record(scheduler, sender(bus, { retryBudgetMs: 10_000 })(message));
+      scheduler.flush();
+      expect(noBudget).toEqual([{ kind: "error", error: expect.objectContaining({ code: "rate_limited" }) as unknown, at: 0 }]);
+      expect(noWait).toEqual([{ kind: "error", error: expect.objectContaining({ code: "rejected", retryAfterMs: undefined }) as unknown, at: 0 }]);
+    });
+    expect(requests).toHaveLength(2);
+  });
+
+  it("unsubscribing while it waits cancels the next ask", () => {
+    const scheduler = testScheduler();
+    const requests: Headers[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, refusing(1, later(1_000)), requests).subscribe();
+      const subscription = sender(bus, { retryBudgetMs: 10_000 })(message).subscribe();
+      scheduler.schedule(() => subscription.unsubscribe(), 500);
+      scheduler.flush();
+    });
+    expect(requests).toHaveLength(1);
   });
 });
