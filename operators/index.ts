@@ -60,6 +60,8 @@ export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
 export { silentReply } from "./delivery/silentReply.js";
 export { paceBubbles } from "./delivery/paceBubbles.js";
+export { bucketFull, departure, earliestDeparture, takeToken, type BucketLimit, type BucketState, type Departure } from "./delivery/tokenBucket.js";
+export { rateLimited, type BucketRef, type RateLimitedOptions } from "./delivery/rateLimited.js";
 export {
   DONE_FACES,
   STALL_HARD_EMOJI,
