@@ -6,6 +6,7 @@ export { parseGatewayFrame, type FrameRejection, type GatewayFrame } from "./ing
 export { responseOutcome, type GatewayResponse, type ResponseOutcome } from "./ingress/responseFrame.js";
 export { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "./ingress/helloFrame.js";
 export { skipEvents, skipReason, type SkipConfig, type SkipReason } from "./ingress/skipEvent.js";
+export { isGroupChannel } from "./ingress/groupChannel.js";
 export { trustDecision, trustGate, type TrustConfig, type TrustDecision, type TrustVerdict } from "./ingress/trustGate.js";
 export { cancelReply, resetReply, slashCommand, type SlashCommand } from "./ingress/slashCommand.js";
 export { senderContext } from "./ingress/senderContext.js";
@@ -60,8 +61,23 @@ export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
 export { silentReply } from "./delivery/silentReply.js";
 export { paceBubbles } from "./delivery/paceBubbles.js";
-export { bucketFull, departure, earliestDeparture, takeToken, type BucketLimit, type BucketState, type Departure } from "./delivery/tokenBucket.js";
+export {
+  bucketFull,
+  departure,
+  earliestDeparture,
+  heldUntil,
+  isBucketState,
+  MAX_WINDOW,
+  takeToken,
+  windowOf,
+  type BucketLimit,
+  type BucketState,
+  type Departure,
+} from "./delivery/tokenBucket.js";
 export { rateLimited, type BucketRef, type RateLimitedOptions } from "./delivery/rateLimited.js";
+export { MemoryRateBuckets, takeFrom, type RateBuckets, type Take, type TakeMode } from "./delivery/rateBuckets.js";
+export { sendClassOf, SendShaper, type PlatformRateLimits, type SendClass, type SendShaperOptions, type ShapedWait } from "./delivery/sendShaper.js";
+export { SEND_KINDS, sendKind, type SendKind } from "./delivery/sendKind.js";
 export {
   DONE_FACES,
   STALL_HARD_EMOJI,

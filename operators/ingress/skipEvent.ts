@@ -1,5 +1,6 @@
 import { filter, type MonoTypeOperatorFunction } from "rxjs";
 import type { GatewayEvent } from "./gatewayEvent.js";
+import { isGroupChannel } from "./groupChannel.js";
 import { threadIdOf } from "./threadIdOf.js";
 
 /** The `[gateway]` keys the structural skip rules read; the resolved `[gateway]` section fits. */
@@ -11,8 +12,6 @@ export interface SkipConfig {
 }
 
 export type SkipReason = "bot_not_trusted" | "not_mentioned";
-
-const MENTION_GATED_CHANNELS: ReadonlySet<string> = new Set(["group", "supergroup"]);
 
 /**
  * Why `event` is skipped before the trust gate, or `undefined` to keep it (protocol §12.2, first
@@ -26,7 +25,7 @@ export function skipReason(event: GatewayEvent, config: SkipConfig): SkipReason 
   }
   const botUsername = config.bot_username;
   if (
-    MENTION_GATED_CHANNELS.has(event.channel.type) &&
+    isGroupChannel(event.channel) &&
     threadIdOf(event.channel) === undefined &&
     botUsername !== undefined &&
     botUsername !== "" &&

@@ -4,11 +4,13 @@ import {
   AGENT_EXIT_CAUSES,
   EVENT_OUTCOMES,
   MESSAGE_KINDS,
+  SHAPING_BUCKETS,
   TURN_OUTCOMES,
   type AgentExitCause,
   type EventOutcome,
   type Instruments,
   type MessageKind,
+  type ShapingBucket,
   type TriageDecisionLabel,
   type TriageReasonLabel,
   type TurnOutcome,
@@ -69,6 +71,8 @@ export class BrokerMetrics implements Instruments {
   readonly #retries: CounterSeries<"all">;
   readonly #ackLatency: HistogramSeries;
   readonly #bubbleGap: HistogramSeries;
+  readonly #shaped: CounterSeries<ShapingBucket>;
+  readonly #shapingWait: HistogramSeries;
   readonly #agentExits: CounterSeries<AgentExitCause>;
   readonly #recovered: CounterSeries<"all">;
   #queued = 0;
@@ -97,6 +101,8 @@ export class BrokerMetrics implements Instruments {
     this.#retries = new CounterSeries("turnstream_send_retries_total", "Sends the gateway refused for now (a rate limit) and that were asked again after its wait.", ["all"], () => ({}), worker);
     this.#ackLatency = new HistogramSeries("turnstream_ack_latency_seconds", "From asking for a message, edit or delete to the gateway's ack (reactions are not awaited).", ACK_BUCKETS, {}, worker);
     this.#bubbleGap = new HistogramSeries("turnstream_bubble_gap_seconds", "Between two consecutive new messages of one turn (ack to ack).", GAP_BUCKETS, {}, worker);
+    this.#shaped = new CounterSeries("turnstream_sends_shaped_total", "Sends that waited for a rate limit's token ([rate_limits]), by the bucket waited for last.", SHAPING_BUCKETS, (bucket) => ({ bucket }), worker);
+    this.#shapingWait = new HistogramSeries("turnstream_send_shaping_seconds", "How long a send that waited for a rate limit's token waited.", GAP_BUCKETS, {}, worker);
     this.#agentExits = new CounterSeries("turnstream_agent_exits_total", "Agent processes that ended, by cause.", AGENT_EXIT_CAUSES, (cause) => ({ cause }), worker);
     this.#recovered = new CounterSeries("turnstream_recovered_turns_total", "Redelivered events whose interrupted turn ran again.", ["all"], () => ({}), worker);
 
@@ -149,6 +155,11 @@ export class BrokerMetrics implements Instruments {
 
   bubbleGap(seconds: number): void {
     this.#bubbleGap.observe(seconds);
+  }
+
+  sendShaped(bucket: ShapingBucket, seconds: number): void {
+    this.#shaped.inc(bucket);
+    this.#shapingWait.observe(seconds);
   }
 
   agentExited(cause: AgentExitCause): void {

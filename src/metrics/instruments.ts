@@ -1,3 +1,5 @@
+import { SEND_KINDS, type SendKind } from "../../operators/delivery/sendKind.js";
+
 /**
  * What the broker tells its instruments, as it happens: the port between the pipeline and
  * Prometheus (`BrokerMetrics`). Every label is drawn from a closed set spelled here, never from a
@@ -22,6 +24,8 @@ export interface Instruments {
   sendRetried(): void;
   /** The gap between two consecutive new messages of one turn (ack to ack). */
   bubbleGap(seconds: number): void;
+  /** A send waited `seconds` for a rate limit's token (`[rate_limits]`), the last wait for `bucket`'s. */
+  sendShaped(bucket: ShapingBucket, seconds: number): void;
   /** An agent process ended. */
   agentExited(cause: AgentExitCause): void;
   /** A redelivered event whose earlier attempt was interrupted runs again (the delivery ledger's recovery). */
@@ -42,8 +46,13 @@ export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 export const TURN_OUTCOMES = ["completed", "agent_error", "failed"] as const;
 export type TurnOutcome = (typeof TURN_OUTCOMES)[number];
 
-export const MESSAGE_KINDS = ["message", "edit", "delete", "reaction"] as const;
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
+/** Every `kind` label: the kinds of send rate limits count too. */
+export const MESSAGE_KINDS = SEND_KINDS;
+export type MessageKind = SendKind;
+
+/** Which bucket a send that waited for a rate limit waited for last: its conversation's (or group's), or the bot's. */
+export const SHAPING_BUCKETS = ["conversation", "bot"] as const;
+export type ShapingBucket = (typeof SHAPING_BUCKETS)[number];
 
 export const TRIAGE_DECISIONS = ["wake", "suppressed"] as const;
 export type TriageDecisionLabel = (typeof TRIAGE_DECISIONS)[number];
@@ -70,6 +79,7 @@ export const noInstruments: Instruments = Object.freeze({
   sendFailed: () => undefined,
   sendRetried: () => undefined,
   bubbleGap: () => undefined,
+  sendShaped: () => undefined,
   agentExited: () => undefined,
   turnRecovered: () => undefined,
   queued: () => undefined,

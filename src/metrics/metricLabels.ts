@@ -1,20 +1,7 @@
-import type { OutboundCommand } from "../../operators/delivery/outboundMessage.js";
-import type { AgentExitCause, MessageKind } from "./instruments.js";
+import type { AgentExitCause } from "./instruments.js";
 
-/** A send's kind, by its command: a plain send and a new topic are messages. */
-export function messageKind(command: OutboundCommand | undefined): MessageKind {
-  switch (command) {
-    case "edit_message":
-      return "edit";
-    case "delete_message":
-      return "delete";
-    case "add_reaction":
-    case "remove_reaction":
-      return "reaction";
-    default:
-      return "message";
-  }
-}
+/** A send's kind, by its command (the `kind` label): what rate limits count it as too. */
+export { sendKind as messageKind } from "../../operators/delivery/sendKind.js";
 
 /** The `SendError` codes turnstream itself raises, on the edge or the worker. */
 export const LOCAL_SEND_FAILURES = [

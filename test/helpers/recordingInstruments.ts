@@ -18,6 +18,7 @@ export function recordingInstruments(): { instruments: Instruments; calls: Instr
     sendFailed: (...args) => void calls.push(["sendFailed", ...args]),
     sendRetried: (...args) => void calls.push(["sendRetried", ...args]),
     bubbleGap: (...args) => void calls.push(["bubbleGap", ...args]),
+    sendShaped: (...args) => void calls.push(["sendShaped", ...args]),
     agentExited: (...args) => void calls.push(["agentExited", ...args]),
     turnRecovered: (...args) => void calls.push(["turnRecovered", ...args]),
     queued: (...args) => void calls.push(["queued", ...args]),
