@@ -9,6 +9,7 @@ import { logSection } from "./sections/log.js";
 import { metricsSection } from "./sections/metrics.js";
 import { poolSection } from "./sections/pool.js";
 import { queueSection } from "./sections/queue.js";
+import { rateLimitsSection } from "./sections/rateLimits.js";
 import { activitySection } from "./sections/activity.js";
 import { reactionsSection } from "./sections/reactions.js";
 import { silentSection } from "./sections/silent.js";
@@ -35,6 +36,7 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     queue: queueSection,
     dev_gateway: devGatewaySection,
     metrics: metricsSection,
+    rate_limits: rateLimitsSection,
     log: logSection,
     silent: silentSection,
     activity: activitySection,

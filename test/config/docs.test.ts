@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config/schema.js";
-import { keyPaths } from "../../src/config/shape.js";
+import { keyPaths, keysAt } from "../../src/config/shape.js";
 
 const reference = readFileSync(new URL("../../docs/config-reference.md", import.meta.url), "utf8");
 
@@ -22,5 +22,14 @@ describe("docs/config-reference.md", () => {
 
   it.each(keys.filter((key) => !key.includes(".")))("has a section for [%s]", (section) => {
     expect(reference).toContain(`[${section}]`);
+  });
+
+  // A table of tables keyed by name (`[rate_limits.<platform>]`): its keys, under the placeholder.
+  it.each(keysAt(configSchema, ["rate_limits", "any"]))("documents rate_limits.<platform>.%s", (key) => {
+    expect(reference).toContain(`\`rate_limits.<platform>.${key}\``);
+  });
+
+  it.each(keysAt(configSchema, ["rate_limits", "any", "per_bot"]))("documents rate_limits.<platform>.<bucket>.%s", (key) => {
+    expect(reference).toContain(`\`rate_limits.<platform>.<bucket>.${key}\``);
   });
 });

@@ -96,6 +96,7 @@ describe("resolveConfig: good configs", () => {
       queue: { mode: "collect", debounce_ms: 500, cap: 20, drop: "summarize" },
       dev_gateway: { listen: "127.0.0.1:8765" },
       metrics: { enabled: false, listen: "127.0.0.1:9464" },
+      rate_limits: {},
       log: { level: "info", pretty: false },
       silent: { enabled: true, token: "NO_REPLY", report_token: "NOTHING_TO_REPORT" },
       activity: { enabled: false },
