@@ -39,6 +39,8 @@ export interface Subjects {
     readonly dedupe: string;
     /** Delivery ledger per event. */
     readonly ledger: string;
+    /** Per-bot rate buckets per platform (`[rate_limits]`). */
+    readonly rates: string;
   };
 }
 
@@ -68,6 +70,7 @@ export function subjects(prefix = "turnstream"): Subjects {
       sessions: `${name}_sessions`,
       dedupe: `${name}_dedupe`,
       ledger: `${name}_ledger`,
+      rates: `${name}_rates`,
     },
   };
 }

@@ -12,7 +12,9 @@ import { BucketWrites } from "./bucketWrites.js";
 import { KvDedupeStore } from "./kvDedupeStore.js";
 import { KvDeliveryLedger } from "./kvDeliveryLedger.js";
 import { KvSessionStore } from "./kvSessionStore.js";
+import { KvRateBuckets } from "./kvRateBuckets.js";
 import { KvTriageStore } from "./kvTriageStore.js";
+import type { RateBuckets } from "../../../operators/delivery/rateBuckets.js";
 
 /** The state every worker shares. */
 export interface SharedState {
@@ -20,6 +22,8 @@ export interface SharedState {
   readonly sessions: SessionStore;
   readonly dedupe: DedupeStore;
   readonly ledger: DeliveryLedger;
+  /** The per-bot rate buckets (`[rate_limits]`), one key per platform. */
+  readonly rates: RateBuckets;
 }
 
 /** The config keys shared state depends on (a resolved `Config` fits). */
@@ -29,7 +33,7 @@ export interface SharedStateConfig {
 }
 
 /**
- * Opens (creating when absent) the four shared-state buckets of the deployment's `[bus] prefix`.
+ * Opens (creating when absent) the five shared-state buckets of the deployment's `[bus] prefix`.
  * Rejects with BusSetupError when a bucket exists with another TTL or history.
  *
  * - triage, sessions: no bucket TTL. Triage state holds daily counts and cooldowns whose lifetime
@@ -38,18 +42,20 @@ export interface SharedStateConfig {
  *   ids must survive any idle time for `session/load`.
  * - dedupe, ledger: `state_ttl_secs`, a garbage collector for per-event records (dedupe freshness
  *   is decided by the record's `at` against `[inbound] dedupe_ttl_secs`).
+ * - rates: no TTL; one small key per platform, rewritten on every send it counts.
  *
- * The compare-and-set writes of triage, dedupe and ledger share one `JetStreamPublisher` on `nc`
+ * The compare-and-set writes of triage, dedupe, ledger and rates share one `JetStreamPublisher` on `nc`
  * (the ledger writes once per event); it lives as long as the connection.
  */
 export async function openSharedState(nc: NatsConnection, config: SharedStateConfig): Promise<SharedState> {
   const { buckets } = subjects(config.bus.prefix);
   const stateTtlMs = config.bus.state_ttl_secs * 1000;
-  const [triage, sessions, dedupe, ledger] = await Promise.all([
+  const [triage, sessions, dedupe, ledger, rates] = await Promise.all([
     openBucket(nc, buckets.triage, { ttlMs: 0 }),
     openBucket(nc, buckets.sessions, { ttlMs: 0 }),
     openBucket(nc, buckets.dedupe, { ttlMs: stateTtlMs }),
     openBucket(nc, buckets.ledger, { ttlMs: stateTtlMs }),
+    openBucket(nc, buckets.rates, { ttlMs: 0 }),
   ]);
   const appends = new JetStreamPublisher(nc, { timeoutMs: JETSTREAM_TIMEOUT_MS });
   return {
@@ -57,5 +63,6 @@ export async function openSharedState(nc: NatsConnection, config: SharedStateCon
     sessions: new KvSessionStore(sessions),
     dedupe: new KvDedupeStore(dedupe, { ttlMs: config.inbound.dedupe_ttl_secs * 1000, writes: new BucketWrites(appends, dedupe, buckets.dedupe) }),
     ledger: new KvDeliveryLedger(ledger, { writes: new BucketWrites(appends, ledger, buckets.ledger) }),
+    rates: new KvRateBuckets(rates, { writes: new BucketWrites(appends, rates, buckets.rates) }),
   };
 }
