@@ -32,9 +32,10 @@ export interface SequentialBubblesOptions {
    * once per message: a bubble longer than `limit` is several messages, sent one after another.
    * `index` is the bubble's 0-based position among the turn's accepted (non-blank, under the cap)
    * bubbles, the same for every message of one bubble; `quote` is the `[[reply_to:…]]` target, set on the turn's very first
-   * message only.
+   * message only. `departing`: call it when the message actually leaves (after a rate limit held
+   * it, say), so the next bubble is paced from then; otherwise its request counts.
    */
-  readonly sendBubble: (text: string, index: number, quote: string | undefined) => Observable<SendReceipt>;
+  readonly sendBubble: (text: string, index: number, quote: string | undefined, departing: () => void) => Observable<SendReceipt>;
   /** `[delivery] bubble_delay_ms`: bubble N+1 leaves this long after bubble N's (last message's) ack. */
   readonly delayMs: number;
   /** `[delivery] max_bubbles`, per turn (an integer ≥ 1, or `Infinity`). */
@@ -196,7 +197,7 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
         sending = bubble;
         const [first, ...rest] = splitMessage(bubble.text, limit).filter((part) => rustTrim(part) !== "");
         if (first === undefined) return EMPTY;
-        const sent = sendBubble(first, bubble.index, bubble.quote);
+        const sent = sendBubble(first, bubble.index, bubble.quote, departing);
         const parts =
           rest.length === 0
             ? sent
@@ -205,7 +206,7 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
                 ...rest.map((part) =>
                   defer(() => {
                     departing(); // the next bubble is paced from the last part the user saw
-                    return sendBubble(part, bubble.index, undefined);
+                    return sendBubble(part, bubble.index, undefined, departing);
                   }),
                 ),
               );

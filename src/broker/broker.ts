@@ -15,6 +15,11 @@ import { EventLoopHealth } from "../metrics/eventLoopHealth.js";
 import { MetricsServer } from "../metrics/metricsServer.js";
 import { readiness, type BrokerPhase, type Readiness } from "../metrics/readiness.js";
 import { BrokerStoppedError } from "./errors.js";
+import { MemoryRateBuckets } from "../../operators/delivery/rateBuckets.js";
+import { SendShaper } from "../../operators/delivery/sendShaper.js";
+import { resolveRateLimits } from "../config/rateLimits.js";
+import { FallbackRateBuckets } from "../state/fallbackRateBuckets.js";
+import { ShareFirstRateBuckets } from "../state/shareFirstRateBuckets.js";
 import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 import { queueEvent, type QueueEventOptions } from "./queueEvent.js";
 
@@ -72,6 +77,7 @@ export class Broker {
     this.role = parts.role;
     this.#subjects = subjects(parts.config.bus.prefix);
     this.#instruments = parts.metrics ?? noInstruments;
+    const shaper = parts.role === "edge" ? undefined : this.#sendShaper(parts);
     this.#send = createSender({
       bus: parts.bus,
       subjects: this.#subjects,
@@ -84,6 +90,8 @@ export class Broker {
       retryBudgetMs: parts.config.pool.prompt_hard_timeout_secs * 1000,
       onRetry: ({ message, error, waitMs, attempt }) =>
         this.logger.warn({ reason: "retry_later", code: error.code, platform: message.platform, retryAfterMs: waitMs, attempt }, "gateway asked to send later; sending again"),
+      // A worker's sends wait for their platform's rate limits.
+      ...(shaper === undefined ? {} : { shaper }),
     });
     this.#worker =
       parts.role === "edge"
@@ -120,6 +128,33 @@ export class Broker {
         logger: parts.logger,
       });
     }
+  }
+
+  /**
+   * The worker's send shaper when `[rate_limits]` leaves any platform limited: conversation buckets
+   * here, the per-bot ones in `parts.rates`. On a shared bus those are the deployment's: this
+   * worker keeps its part of each limit locally (by the partitions it owns) and asks the shared
+   * pool for the rest, with its share of the pool as the fallback when the pool cannot be reached.
+   */
+  #sendShaper(parts: BrokerParts): SendShaper | undefined {
+    const limits = resolveRateLimits(parts.config.rate_limits);
+    if (limits.size === 0) return undefined;
+    const rates = parts.rates ?? new MemoryRateBuckets();
+    const { partitions } = parts.config.bus;
+    const owned = () => this.#worker?.ownedPartitions ?? 0;
+    const bot = parts.bus.shared
+      ? new ShareFirstRateBuckets({
+          pool: new FallbackRateBuckets({ shared: rates, share: () => Math.max(1, owned()) / partitions, logger: parts.logger }),
+          share: () => owned() / partitions,
+        })
+      : rates;
+    return new SendShaper({
+      limits: (platform) => limits.get(platform),
+      bot,
+      scheduler: parts.bus.scheduler,
+      onWait: ({ bucket, waitedMs }) => this.#instruments.sendShaped(bucket, waitedMs / 1000),
+      onBucketError: (err) => parts.logger.warn({ reason: "rate_bucket_failed", err }, "rate limit bucket failed; sending by the conversation's limits"),
+    });
   }
 
   /**

@@ -9,6 +9,7 @@ import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { TriageSettings } from "../../operators/triage/triageSettings.js";
 import type { TriageStore } from "../../operators/triage/triageStore.js";
 import type { TurnHandler } from "./turn.js";
+import type { RateBuckets } from "../../operators/delivery/rateBuckets.js";
 
 export type Role = "all" | "edge" | "worker";
 
@@ -56,6 +57,8 @@ export interface BrokerParts {
   readonly ownership?: Observable<ReadonlySet<number>>;
   /** Per event: started → messages delivered → complete, written before the ack. Absent: no ledger. */
   readonly ledger?: DeliveryLedger;
+  /** The per-bot rate buckets a worker shapes its sends by (`[rate_limits]`); absent: this process's own. */
+  readonly rates?: RateBuckets;
   /** `[triage]` enabled: proactive events are judged in their session's lane, before any handler sees them. */
   readonly triage?: TurnTriage;
   /** `[metrics]` enabled: what the broker counts, served on `[metrics] listen` with `/healthz` and `/readyz`. */

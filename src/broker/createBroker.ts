@@ -17,6 +17,7 @@ import { MemoryDedupeStore, type DedupeStore } from "../state/dedupeStore.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
+import { MemoryRateBuckets, type RateBuckets } from "../../operators/delivery/rateBuckets.js";
 import { ReplyToolHost } from "../mcp/replyToolHost.js";
 import { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { AgentExitCause, Instruments } from "../metrics/instruments.js";
@@ -89,6 +90,8 @@ export interface BrokerState {
    * after its turn completed, and a ledger in the same memory would know nothing a restart needs.
    */
   readonly ledger?: DeliveryLedger;
+  /** The per-bot rate buckets (`[rate_limits]`): this process's on the embedded bus, the deployment's on NATS. */
+  readonly rates: RateBuckets;
 }
 
 /** Wires a broker's parts: the session pool and turn handler (workers), the gateway connector (edges), triage and its sweep. */
@@ -160,6 +163,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     role,
     turnHandler,
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
+    ...(state === undefined ? {} : { rates: state.rates }),
     ...(triage === undefined || !worker ? {} : { triage }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
     ...(assembly.partitionShare === undefined ? {} : { partitionShare: assembly.partitionShare }),
@@ -207,6 +211,7 @@ function sweepLeader(ownership: Observable<ReadonlySet<number>> | undefined): Ob
 function memoryState(config: Config): BrokerState {
   return {
     triage: new MemoryTriageStore(),
+    rates: new MemoryRateBuckets(),
     dedupe: new MemoryDedupeStore(new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max })),
   };
 }

@@ -3,7 +3,7 @@ import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outb
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
-import type { Send } from "../pipeline/send.js";
+import type { Send, SendOptions } from "../pipeline/send.js";
 import type { DeliveryLedger, LedgerRecord } from "../state/deliveryLedger.js";
 import { AlreadyDeliveredError } from "./errors.js";
 import type { IntakeMessage } from "../worker/partitionIntake.js";
@@ -97,22 +97,22 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
     );
     return concat(written, of(receipt));
   };
-  const sendRecorded = (message: OutboundMessage) => send(message).pipe(concatMap(record));
-  const sendMarked = (message: OutboundMessage): Observable<SendReceipt> => {
-    if (!markerPending) return sendRecorded(message);
+  const sendRecorded = (message: OutboundMessage, sendOptions: SendOptions | undefined) => send(message, sendOptions).pipe(concatMap(record));
+  const sendMarked = (message: OutboundMessage, sendOptions: SendOptions | undefined): Observable<SendReceipt> => {
+    if (!markerPending) return sendRecorded(message, sendOptions);
     markerPending = false;
     const text = `${RECOVERED_REPLY_MARKER}\n\n${message.content.text}`;
     if ([...text].length <= options.messageLimit(message.platform)) {
-      return sendRecorded({ ...message, content: { ...message.content, text } });
+      return sendRecorded({ ...message, content: { ...message.content, text } }, sendOptions);
     }
     const marker: OutboundMessage = { ...message, content: { ...message.content, text: RECOVERED_REPLY_MARKER } };
-    return sendRecorded(marker).pipe(concatMap(() => sendRecorded(message)));
+    return sendRecorded(marker, sendOptions).pipe(concatMap(() => sendRecorded(message, sendOptions)));
   };
-  return (message) =>
+  return (message, sendOptions) =>
     defer(() => {
       if (refused !== undefined) return throwError(() => refused);
-      if (begun) return sendMarked(message);
-      return begin.pipe(concatMap(() => sendMarked(message)));
+      if (begun) return sendMarked(message, sendOptions);
+      return begin.pipe(concatMap(() => sendMarked(message, sendOptions)));
     });
 }
 

@@ -7,6 +7,7 @@ import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { SEND_ID_HEADER, SendError, SKIPPED_MESSAGE_ID, sendReplySchema, type Subjects } from "../wire/index.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import { messageKind } from "../metrics/metricLabels.js";
+import type { SendClass, SendShaper } from "../../operators/delivery/sendShaper.js";
 import type { Pipeline } from "./pipeline.js";
 
 export interface SenderOptions {
@@ -31,6 +32,22 @@ export interface SenderOptions {
   readonly retryBudgetMs?: number;
   /** Told each time a refused message will be asked again, after `waitMs` (the broker logs it). */
   readonly onRetry?: (retry: SendRetry) => void;
+  /**
+   * Holds each message (after `beforeSend`) until its platform's rate limits let it go
+   * (`[rate_limits]`), and learns from the gateway's "try again later". Absent: none.
+   */
+  readonly shaper?: SendShaper;
+}
+
+/** What the caller says about one send. */
+export interface SendOptions {
+  /** What the message is, for its rate limits (default: a reply to a person, not in a group). */
+  readonly sendClass?: SendClass;
+  /**
+   * Called each time the message leaves for the gateway: after any rate-limit wait, and again for
+   * each attempt after a "try again later". Bubble pacing counts the next gap from the last call.
+   */
+  readonly departing?: () => void;
 }
 
 /** A message the gateway refused for now, about to be asked again. */
@@ -43,14 +60,17 @@ export interface SendRetry {
 }
 
 /** Sends one message: emits its receipt, or nothing when a `beforeSend` operator dropped it. */
-export type Send = (message: OutboundMessage) => Observable<SendReceipt>;
+export type Send = (message: OutboundMessage, options?: SendOptions) => Observable<SendReceipt>;
+
+const A_PERSON: SendClass = { group: false, human: true };
 
 /**
- * A send runs the `beforeSend` stage, then asks whichever edge serves the platform to post each
- * resulting message, one after another, and fails with `SendError` when any is not posted.
+ * A send runs the `beforeSend` stage, then holds each resulting message for its rate limits (when
+ * a shaper is given) and asks whichever edge serves the platform to post it, one after another;
+ * it fails with `SendError` when any is not posted.
  */
 export function createSender(options: SenderOptions): Send {
-  const { bus, pipeline, retries = 0 } = options;
+  const { bus, pipeline, retries = 0, shaper } = options;
   const retried = retry<unknown>({
     count: retries,
     delay: (err: unknown, attempt: number) =>
@@ -58,10 +78,15 @@ export function createSender(options: SenderOptions): Send {
   });
   // Hand-written: one Observable per message on the bubble path, where defer + map + catchError
   // were three and their subscribers. Cold like them: each subscription asks afresh.
-  const sendOne = (message: OutboundMessage): Observable<SendReceipt> =>
-    new Observable<SendReceipt>((subscriber) => new MessageSend(message, options, retried, subscriber).start());
+  const post = (message: OutboundMessage, departing: (() => void) | undefined): Observable<SendReceipt> =>
+    new Observable<SendReceipt>((subscriber) => new MessageSend(message, options, retried, subscriber, departing).start());
+  const sendOne =
+    shaper === undefined
+      ? (message: OutboundMessage, sendOptions: SendOptions | undefined) => post(message, sendOptions?.departing)
+      : (message: OutboundMessage, sendOptions: SendOptions | undefined) => shaper.shape(message, sendOptions?.sendClass ?? A_PERSON, () => post(message, sendOptions?.departing));
   // An empty beforeSend stage (the usual case) builds no stream around the message.
-  return (message) => (pipeline.isEmpty("beforeSend") ? sendOne(message) : pipeline.run("beforeSend", message).pipe(concatMap(sendOne)));
+  return (message, sendOptions) =>
+    pipeline.isEmpty("beforeSend") ? sendOne(message, sendOptions) : pipeline.run("beforeSend", message).pipe(concatMap((staged) => sendOne(staged, sendOptions)));
 }
 
 /**
@@ -77,14 +102,16 @@ class MessageSend {
   readonly #retried: MonoTypeOperatorFunction<unknown>;
   readonly #subscriber: Subscriber<SendReceipt>;
   readonly #work = new Subscription();
+  readonly #departing: (() => void) | undefined;
   readonly #firstAsked: number;
   #attempts = 0;
 
-  constructor(message: OutboundMessage, options: SenderOptions, retried: MonoTypeOperatorFunction<unknown>, subscriber: Subscriber<SendReceipt>) {
+  constructor(message: OutboundMessage, options: SenderOptions, retried: MonoTypeOperatorFunction<unknown>, subscriber: Subscriber<SendReceipt>, departing: (() => void) | undefined) {
     this.#message = message;
     this.#options = options;
     this.#retried = retried;
     this.#subscriber = subscriber;
+    this.#departing = departing;
     this.#firstAsked = options.bus.scheduler.now();
   }
 
@@ -95,6 +122,7 @@ class MessageSend {
 
   #attempt(): void {
     this.#attempts += 1;
+    this.#departing?.();
     const { bus, subjects, timeoutMs } = this.#options;
     const headers = { [SEND_ID_HEADER]: randomUUID() };
     let over = false;
@@ -139,6 +167,8 @@ class MessageSend {
     if (waitMs !== undefined && bus.scheduler.now() + waitMs - this.#firstAsked <= retryBudgetMs) {
       instruments.sendRetried();
       this.#options.onRetry?.({ message: this.#message, error: err as SendError, waitMs, attempt: this.#attempts });
+      // The platform counted more than the buckets knew: the conversation waits too, this message's retry its first send.
+      this.#options.shaper?.refused(this.#message, waitMs);
       this.#work.add(bus.scheduler.schedule(() => this.#attempt(), waitMs));
       return;
     }

@@ -11,7 +11,8 @@ import type { Logger } from "../log/logger.js";
 import { noInstruments, type Instruments, type TurnOutcome } from "../metrics/instruments.js";
 import { StageError } from "../pipeline/errors.js";
 import type { Pipeline, StageObserver } from "../pipeline/pipeline.js";
-import type { Send } from "../pipeline/send.js";
+import type { Send, SendOptions } from "../pipeline/send.js";
+import { sendClassOf } from "../../operators/delivery/sendShaper.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import { isStateOutage } from "../state/errors.js";
 import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
@@ -102,6 +103,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   // Made only when a line is written or the handler asks: a pino child costs more than the rest of an instant turn.
   #child: Logger | undefined;
   #send: Send | undefined;
+  #statusSend: Send | undefined;
   #keys: readonly string[] | undefined;
   #handlerObserver: Partial<Observer<unknown>> | undefined;
   #delivered = 0;
@@ -185,7 +187,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   }
 
   get sendStatus(): Send {
-    return this.#options.send;
+    return (this.#statusSend ??= this.#shaped());
   }
 
   note(fact: TurnFact): void {
@@ -223,10 +225,19 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#endIfIdle();
   }
 
+  /** The broker's send, told what the turn's sends are for their rate limits (a reply to a person or proactive, in a group or not). */
+  #shaped(): Send {
+    const { send } = this.#options;
+    const sendClass = sendClassOf(this.#event);
+    const classed: SendOptions = { sendClass };
+    return (message, options) => send(message, options === undefined ? classed : { ...options, sendClass });
+  }
+
   /** Counts what reached the gateway (a deferral is only safe when nothing did), recording it in the ledger when there is one. */
   #sender(): Send {
     const { ledger, bus, messageLimit } = this.#options;
-    const counted: Send = (message) => this.#options.send(message).pipe(tap(() => this.#counted(message.command === undefined)));
+    const shaped = this.#shaped();
+    const counted: Send = (message, options) => shaped(message, options).pipe(tap(() => this.#counted(message.command === undefined)));
     if (ledger === undefined) return counted;
     return ledgerSend(counted, { ledger, keys: this.#ledgerKeys(), marked: this.#shape.marked, now: () => bus.scheduler.now(), messageLimit, logger: this.logger });
   }

@@ -9,10 +9,13 @@ import { spawnLogged } from "./cli.js";
 import { startNatsServer, type NatsServer } from "./natsServer.js";
 import { until } from "./stack.js";
 
+/** What a member runs: an edge or a worker on NATS, or both in one process (`all`, the embedded bus without `natsUrl`). */
+export type MemberRole = "all" | "edge" | "worker";
+
 /** One `turnstream run` process of a cluster, with its parsed JSON log lines. */
 export interface Member {
   readonly name: string;
-  readonly role: "edge" | "worker";
+  readonly role: MemberRole;
   readonly child: ChildProcessWithoutNullStreams;
   /** Every JSON log line it printed so far. */
   readonly logs: Record<string, unknown>[];
@@ -24,8 +27,8 @@ export interface Member {
 }
 
 export interface ClusterOptions {
-  /** nats://… of the test's own nats-server. */
-  readonly natsUrl: string;
+  /** nats://… of the test's own nats-server; absent: the embedded bus, for a single `all` member. */
+  readonly natsUrl?: string;
   /** `[bus]` keys over the cluster's defaults (prefix, short lease TTL and ack wait for tests). */
   readonly bus?: Record<string, unknown>;
   /** More config sections for every member (`delivery`, `triage`, `pool`…). */
@@ -39,7 +42,8 @@ export interface ClusterOptions {
 /**
  * A real deployment on one machine: a dev gateway (broadcasting every event to every connected
  * edge, as OpenAB's gateway does), `turnstream run --role edge|worker` processes talking over a
- * real nats-server, and the scripted ACP agent under the workers.
+ * real nats-server, and the scripted ACP agent under the workers. Without `natsUrl`, one
+ * `--role all` process on the embedded bus: the broker in a process of its own, as deployed.
  */
 export class Cluster {
   readonly gateway: DevGateway;
@@ -70,7 +74,7 @@ export class Cluster {
   }
 
   /** Starts a member and resolves once it logged `broker ready`. */
-  async add(role: "edge" | "worker", name = `${role}-${this.members.length + 1}`): Promise<Member> {
+  async add(role: MemberRole, name = `${role}-${this.members.length + 1}`): Promise<Member> {
     const file = join(this.#dir.dir, `${name}-${++this.#configs}.toml`);
     writeFileSync(file, stringify(this.#config(name)));
     const spawned = spawnLogged(["run", "--role", role, "--config", file], { env: { LOG_LEVEL: "info" } });
@@ -124,10 +128,10 @@ export class Cluster {
   }
 
   #config(name: string): Record<string, unknown> {
-    const { bus, config = {}, agentEnv = {} } = this.#options;
+    const { natsUrl, bus, config = {}, agentEnv = {} } = this.#options;
     return {
       ...config,
-      bus: { url: this.#options.natsUrl, prefix: "cluster", ...bus },
+      ...(natsUrl === undefined ? {} : { bus: { url: natsUrl, prefix: "cluster", ...bus } }),
       gateway: { url: this.gateway.url, token: this.gateway.token, allow_all_users: true, allow_all_channels: true },
       agent: {
         command: process.execPath,

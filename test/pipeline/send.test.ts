@@ -7,6 +7,8 @@ import { BusClosedError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
 import { createSender, type SenderOptions, type SendRetry } from "../../src/pipeline/send.js";
+import { MemoryRateBuckets } from "../../operators/delivery/rateBuckets.js";
+import { SendShaper } from "../../operators/delivery/sendShaper.js";
 import { SEND_ID_HEADER, SendError, subjects, type SendReply } from "../../src/wire/index.js";
 import { testScheduler } from "../helpers/marbles.js";
 import { recordingInstruments } from "../helpers/recordingInstruments.js";
@@ -577,5 +579,47 @@ describe("createSender: a gateway's 'try again later' (virtual time)", () => {
       scheduler.flush();
     });
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe("createSender with a shaper (virtual time)", () => {
+  const oncePerSecond = (scheduler: TestScheduler) =>
+    new SendShaper({
+      limits: (platform) =>
+        platform === "telegram" ? { perConversation: { messages: 1, perSecs: 1, burst: 1 }, conversationCounts: new Set(["message"]), botCounts: new Set(["message"]) } : undefined,
+      bot: new MemoryRateBuckets(),
+      scheduler,
+    });
+
+  it("holds each message beforeSend lets through, not the one it was given: a dropped message takes no token, a fan-out counts each", () => {
+    const scheduler = testScheduler();
+    const sentAt: number[] = [];
+    scheduler.run(({ expectObservable }) => {
+      const bus = new MemoryBus({ scheduler });
+      edge(bus, (m) => (sentAt.push(scheduler.now()), posted()), []).subscribe();
+      const pipeline = new Pipeline().use("beforeSend", mergeMap((m: OutboundMessage) => (m.content.text === "drop" ? EMPTY : m.content.text === "two" ? from([m, m]) : from([m]))));
+      const send = sender(bus, { pipeline, shaper: oncePerSecond(scheduler) });
+      const texts = ["drop", "two", "one"].map((text) => ({ ...message, content: { type: "text" as const, text } }));
+      expectObservable(from(texts).pipe(concatMap((m) => send(m)))).toBe("a 999ms b 999ms (c|)", { a: { messageId: "m1" }, b: { messageId: "m1" }, c: { messageId: "m1" } });
+    });
+    expect(sentAt).toEqual([0, 1000, 2000]);
+  });
+
+  it("tells `departing` as each attempt leaves — after the bucket's hold, and again after a 'try again later'", () => {
+    const scheduler = testScheduler();
+    const departures: number[] = [];
+    scheduler.run(() => {
+      const bus = new MemoryBus({ scheduler });
+      let asked = 0;
+      edge(bus, () => (++asked === 2 ? { ok: false, code: "rate_limited", error: "slow down", retryAfterMs: 1_500 } : posted()), []).subscribe();
+      const send = sender(bus, { shaper: oncePerSecond(scheduler), retryBudgetMs: 10_000 });
+      const departing = () => departures.push(scheduler.now());
+      from([1, 2, 3])
+        .pipe(concatMap(() => send(message, { departing })))
+        .subscribe();
+      scheduler.flush();
+    });
+    // 1 at 0; 2 held to 1000, refused, sent again at 2500; 3 a token after the retry, at 3500.
+    expect(departures).toEqual([0, 1000, 2500, 3500]);
   });
 });

@@ -25,7 +25,7 @@ export function deliverSequential(event: GatewayEvent, context: TurnContext, con
   return (events) =>
     events.pipe(
       sequentialBubbles({
-        sendBubble: (text, _index, quote) => context.send(replyMessage(event, text, quote)),
+        sendBubble: (text, _index, quote, departing) => context.send(replyMessage(event, text, quote), { departing }),
         delayMs: config.delivery.bubble_delay_ms,
         maxBubbles: config.delivery.max_bubbles,
         limit: context.messageLimit(event.platform),

@@ -84,7 +84,8 @@ function sendMessages(context: TurnContext, event: GatewayEvent, messages: reado
     concatMap((message) =>
       defer(() => {
         departing();
-        return context.send(replyMessage(event, message.text, message.replyTo));
+        // Called again as it actually leaves (after a rate limit held it): the next bubble is paced from then.
+        return context.send(replyMessage(event, message.text, message.replyTo), { departing });
       }),
     ),
     last(),
