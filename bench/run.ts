@@ -33,6 +33,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: "ingress-embedded", script: "ingress.js" },
   { name: "ingress-nats", script: "ingressNats.js" },
   { name: "bubble-overhead", script: "bubbleOverhead.js" },
+  { name: "shaping", script: "shaping.js" },
   { name: "pacing", script: "pacing.js" },
   { name: "memory", script: "memory.js", nodeArgs: ["--expose-gc"] },
   { name: "scale", script: "scale.js" },

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectBroker, createLogger, type Broker } from "../../src/index.js";
+import type { RateLimitsInput } from "../../src/config/sections/rateLimits.js";
 
 /** The compiled stamp agent (bench/agents/stampAgent.ts), next to this file's directory in dist-bench. */
 export const stampAgentPath = fileURLToPath(new URL("../agents/stampAgent.js", import.meta.url));
@@ -16,6 +17,8 @@ export interface AgentBrokerOptions {
   readonly nats?: { readonly url: string; readonly prefix: string };
   /** `[pool] max_sessions` (default 16). */
   readonly maxSessions?: number;
+  /** `[rate_limits]` (default: the built-in defaults). */
+  readonly rateLimits?: RateLimitsInput;
   /** `[gateway]` keys (default: allow every user and channel). */
   readonly gateway?: { readonly url: string } & Record<string, unknown>;
 }
@@ -39,6 +42,7 @@ export async function startAgentBroker(options: AgentBrokerOptions): Promise<Age
       pool: { state_dir: dir, max_sessions: options.maxSessions ?? 16, shutdown_grace_secs: 1 },
       delivery: options.delivery,
       queue: { mode: "followup", debounce_ms: 0 },
+      ...(options.rateLimits === undefined ? {} : { rate_limits: options.rateLimits }),
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),
     },
     logger: createLogger({ level: "silent" }),

@@ -103,6 +103,19 @@ export function renderResults(results: BenchResults): string {
       "",
     );
   }
+  const shaping = result("shaping");
+  if (shaping !== undefined) {
+    const side = (bus: string, which: string) =>
+      `${n(numberAt(shaping, `${bus}.${which}.bubblesPerSec`))} bubbles/s, ${n(numberAt(shaping, `${bus}.${which}.cpuMicrosPerBubble`), 1)} CPU µs per bubble`;
+    const bus = (name: string, label: string) =>
+      numberAt(shaping, `${name}.throughputRatio`) === undefined
+        ? `${label}: not run`
+        : `${label}: off ${side(name, "off")}; on ${side(name, "on")} (on ÷ off ${n(numberAt(shaping, `${name}.throughputRatio`), 3)}, CPU ${n(numberAt(shaping, `${name}.cpuRatio`), 3)})`;
+    lines.push(
+      `- **Shaping cost** (\`[rate_limits]\` on with limits far above the traffic, so every send asks its buckets and none waits, against off; ${n(numberAt(shaping, "conversations"))} conversations × ${n(numberAt(shaping, "bubblesPerTurn"))} bubbles a turn, ${n(numberAt(shaping, "rounds"))} rounds a run, runs off/on/on/off × ${n(numberAt(shaping, "pairs"))}, medians): ` +
+        `${bus("embedded", "embedded")}; ${bus("nats", "NATS")}.`,
+    );
+  }
   const pacing = result("pacing");
   if (pacing !== undefined) {
     lines.push(

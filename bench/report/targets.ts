@@ -24,7 +24,7 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 const bytes = (n: number) => `${Math.round(n).toLocaleString("en-US")} B`;
 const times = (n: number) => `${n.toFixed(2)}×`;
 
-/** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event, #23's metrics cost), in their order. */
+/** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event, #23's metrics cost, #24's shaping cost), in their order. */
 export const GOALS: readonly Goal[] = [
   { measure: "Ingress, embedded bus", benchmark: "ingress-embedded", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 50_000 }, format: perSecond },
   { measure: "Ingress, naive baseline (same machine, same run)", benchmark: "ingress-embedded", path: "baseline.eventsPerSecond", format: perSecond },
@@ -72,6 +72,23 @@ export const GOALS: readonly Goal[] = [
     target: { op: "≤", value: 10 },
     format: ms,
     context: { path: "nats.p50", format: (n) => `p50 ${ms(n)}` },
+  },
+  {
+    // Issue 24: [rate_limits] on with limits far above the traffic (every send asks its buckets, none waits) over off, ABBA runs.
+    measure: "Bubbles/s with [rate_limits] on (no limit binding) ÷ off, embedded",
+    benchmark: "shaping",
+    path: "embedded.throughputRatio",
+    target: { op: "≥", value: 0.95 },
+    format: times,
+    context: { path: "embedded.cpuRatio", format: (n) => `CPU per bubble ${times(n)}` },
+  },
+  {
+    measure: "Bubbles/s with [rate_limits] on (no limit binding) ÷ off, NATS (local part first, the pool in KV)",
+    benchmark: "shaping",
+    path: "nats.throughputRatio",
+    target: { op: "≥", value: 0.95 },
+    format: times,
+    context: { path: "nats.cpuRatio", format: (n) => `CPU per bubble ${times(n)}` },
   },
   {
     measure: "Pacing absolute error p99 (bubble_delay_ms 400)",
