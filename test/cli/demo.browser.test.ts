@@ -27,9 +27,10 @@ describe.skipIf(!browserTestsEnabled("demo chat page"))("turnstream demo in a br
       await page.locator(".bubble").nth(2).waitFor({ timeout: 15_000 });
       expect(await page.locator(".bubble .text").allTextContents()).toEqual(["on it", "your flight moved to 8pm", "gate B12"]);
       const at = (await page.locator(".bubble .gap").allTextContents()).map((label) => Number(/\+([\d.]+) s/.exec(label)?.[1]));
-      // Bubbles leave 400 ms apart; the page's arrivals jitter by a few ms either way.
-      expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(0.35);
-      expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(0.35);
+      // Bubbles leave 400 ms apart; the page sees them two hops later, labels rounded to 10 ms, so the
+      // bound only says "paced, not at once" (exact pacing: virtual time and test/e2e/bubbleTurn.test.ts).
+      expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(0.25);
+      expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(0.25);
       await expect.poll(() => page.locator("#typing").isVisible(), { timeout: 5_000 }).toBe(false);
 
       await page.fill("#text", "silent");

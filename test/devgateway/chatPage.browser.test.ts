@@ -170,8 +170,10 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
     const labels = await page.locator(".bubble .gap").allTextContents();
     for (const label of labels) expect(label).toMatch(/^\+\d+\.\d{2} s$/);
     const seconds = labels.map((label) => Number.parseFloat(label.slice(1)));
-    // Bubbles leave 400 ms apart; the page's arrivals jitter by a few ms either way.
-    for (let i = 1; i < seconds.length; i++) expect(seconds[i]! - seconds[i - 1]!).toBeGreaterThanOrEqual(0.35);
+    // Bubbles leave 400 ms apart. The page sees them two hops later on a busy renderer, and each label
+    // is rounded to 10 ms, so a loaded CI machine has shown 330 ms: the bound only says "paced, not at
+    // once". Exact pacing is pinned in virtual time and at the gateway (test/e2e/bubbleTurn.test.ts).
+    for (let i = 1; i < seconds.length; i++) expect(seconds[i]! - seconds[i - 1]!).toBeGreaterThanOrEqual(0.25);
 
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: `${artifacts}chat-page.png`, fullPage: true });
