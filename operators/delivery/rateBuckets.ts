@@ -42,10 +42,13 @@ export function takeFrom(state: BucketState | undefined, limit: BucketLimit, now
 export class MemoryRateBuckets implements RateBuckets {
   readonly #states = new Map<string, { state: BucketState; limit: BucketLimit }>();
   readonly #maxKeys: number;
+  /** When the buckets remembered reach this, those as good as new are forgotten (then twice what is left, so a sweep is amortised). */
+  #sweepAt: number;
 
   /** `maxKeys`: buckets remembered at once; past it, those as good as new are forgotten. Default 10,000. */
   constructor(options: { readonly maxKeys?: number } = {}) {
     this.#maxKeys = options.maxKeys ?? 10_000;
+    this.#sweepAt = this.#maxKeys;
   }
 
   take(key: string, limit: BucketLimit, now: number, mode: TakeMode): Observable<Take> {
@@ -58,11 +61,19 @@ export class MemoryRateBuckets implements RateBuckets {
 
   /** `take`, synchronously. */
   takeNow(key: string, limit: BucketLimit, now: number, mode: TakeMode): Take {
-    const { take, state } = takeFrom(this.#states.get(key)?.state, limit, now, mode);
-    if (state !== undefined) this.#states.set(key, { state, limit });
-    if (this.#states.size > this.#maxKeys) {
-      for (const [known, { state: kept, limit: keptLimit }] of this.#states) if (bucketFull(kept, keptLimit, now)) this.#states.delete(known);
+    const known = this.#states.get(key);
+    const { take, state } = takeFrom(known?.state, limit, now, mode);
+    if (state === undefined) return take;
+    if (known !== undefined) {
+      known.state = state;
+      known.limit = limit;
+      return take;
     }
+    if (this.#states.size >= this.#sweepAt) {
+      for (const [kept, { state: keptState, limit: keptLimit }] of this.#states) if (bucketFull(keptState, keptLimit, now)) this.#states.delete(kept);
+      this.#sweepAt = Math.max(this.#maxKeys, 2 * this.#states.size);
+    }
+    this.#states.set(key, { state, limit });
     return take;
   }
 }

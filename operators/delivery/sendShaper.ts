@@ -1,4 +1,4 @@
-import { Observable, type SchedulerLike, type Subscriber, type Subscription } from "rxjs";
+import { Observable, type SchedulerLike, type Subscription, type TeardownLogic } from "rxjs";
 import type { GatewayEvent } from "../ingress/gatewayEvent.js";
 import { isGroupChannel } from "../ingress/groupChannel.js";
 import type { OutboundMessage } from "./outboundMessage.js";
@@ -35,12 +35,12 @@ export interface ShapedWait {
 }
 
 export interface SendShaperOptions {
-  /** The platform's limits; `undefined`: none (sends go at once). */
+  /** The platform's limits, asked once per platform; `undefined`: none (its sends go at once). */
   readonly limits: (platform: string) => PlatformRateLimits | undefined;
   /** Where the per-bot buckets live: shared by the workers of a deployment. */
   readonly bot: RateBuckets;
   readonly scheduler: SchedulerLike;
-  /** Conversation buckets remembered at once; past it, those as good as new are forgotten. Default 10,000. */
+  /** Conversations remembered at once; past it, those whose buckets are as good as new are forgotten. Default 10,000. */
   readonly maxKeys?: number;
   /** Told of each send that waited, as it leaves. */
   readonly onWait?: (wait: ShapedWait) => void;
@@ -48,27 +48,47 @@ export interface SendShaperOptions {
   readonly onBucketError?: (err: unknown) => void;
 }
 
-/** A conversation's (`c…`) or group's (`g…`) bucket, by its key here. */
-interface ConversationBucket {
+/** A platform's limits as this shaper applies them, and its conversations. */
+interface Platform {
+  readonly name: string;
+  readonly limits: PlatformRateLimits;
+  /** The per-bot limit as the shared bucket is asked for it (see `platformOf`), and the margin. */
+  readonly shared: BucketLimit | undefined;
+  readonly margin: number;
+  readonly conversations: Map<string, Conversation>;
+}
+
+/** One conversation's buckets and lane (a chat's threads share them). */
+interface Conversation {
+  readonly platform: Platform;
   readonly id: string;
-  readonly limit: BucketLimit;
+  /** The `perConversation` bucket. */
+  bucket: BucketState | undefined;
+  /** The `perGroup` bucket. */
+  group: BucketState | undefined;
+  /** Nothing goes before this (a gateway's `retry_after` for a conversation without a limit of its own). */
+  heldUntil: number;
+  /** Sends waiting, the head first; absent when none waits. */
+  lane: Ticket[] | undefined;
 }
 
 /** One send waiting in its conversation's lane. */
 interface Ticket {
+  readonly conversation: Conversation;
   readonly message: OutboundMessage;
-  readonly sendClass: SendClass;
-  readonly limits: PlatformRateLimits;
-  readonly kind: SendKind;
-  /** The conversation's and group's buckets the send counts against. */
-  readonly buckets: readonly ConversationBucket[];
+  readonly human: boolean;
+  /** Whether the conversation's buckets (and the group's, `group`) count the send. */
+  readonly counted: boolean;
+  readonly group: boolean;
+  /** Whether the bot's bucket counts the send. */
+  readonly botCounted: boolean;
   readonly arrived: number;
   /** Called once the send may go. */
   readonly go: () => void;
   /** The timer or bucket request the ticket waits on, while it heads its lane. */
-  waiting?: Subscription;
+  waiting: Subscription | undefined;
   /** The bucket that last held the send (a timer waited for it); absent: none did. */
-  heldBy?: ShapedWait["bucket"];
+  heldBy: ShapedWait["bucket"] | undefined;
 }
 
 /**
@@ -84,27 +104,67 @@ interface Ticket {
  * Composed with bubble pacing, a bubble's gap is the larger of the two: pacing releases it, and the
  * lane holds it until its bucket has room. A gateway's "try again later" (`refused`) holds the
  * conversation's bucket until then. Time comes from `scheduler`.
+ *
+ * Per send, when no limit binds: two lookups (platform, conversation), the bucket arithmetic, and a
+ * ticket through an otherwise empty lane; no key is built and no stream is made (`hold`).
  */
 export class SendShaper {
   readonly #options: SendShaperOptions;
   readonly #maxKeys: number;
-  readonly #lanes = new Map<string, Ticket[]>();
-  readonly #buckets = new Map<string, { state: BucketState; limit: BucketLimit }>();
-  /** Each per-bot limit as the shared bucket is asked for it (see `#sharedLimit`). */
-  readonly #shared = new WeakMap<BucketLimit, { readonly limit: BucketLimit; readonly margin: number }>();
+  /** Each platform asked about, `undefined` when it has no limits. */
+  readonly #platforms = new Map<string, Platform | undefined>();
+  /** Conversations remembered, across platforms. */
+  #remembered = 0;
+  /** When `#remembered` passes this, those as good as new are forgotten (then twice what is left, so a sweep is amortised). */
+  #sweepAt: number;
 
   constructor(options: SendShaperOptions) {
     this.#options = options;
     this.#maxKeys = options.maxKeys ?? 10_000;
+    this.#sweepAt = this.#maxKeys;
   }
 
   /** `send()`'s emissions, subscribed once `message` may go; at once when no limit counts it. */
   shape<T>(message: OutboundMessage, sendClass: SendClass, send: () => Observable<T>): Observable<T> {
-    const limits = this.#options.limits(message.platform);
-    if (limits === undefined) return send();
+    const platform = this.#platformOf(message.platform);
+    if (platform === undefined || !counts(platform.limits, sendKind(message.command))) return send();
+    return new Observable<T>((subscriber) => {
+      let sending: Subscription | undefined;
+      const cancel = this.hold(message, sendClass, () => {
+        sending = send().subscribe(subscriber);
+      });
+      return () => {
+        sending?.unsubscribe();
+        cancel();
+      };
+    });
+  }
+
+  /**
+   * `shape` without a stream of its own: calls `go` once `message` may go — before returning when
+   * nothing holds it — and returns what cancels the wait (a no-op once `go` was called). For a
+   * sender that already builds one Observable per message (the broker's).
+   */
+  hold(message: OutboundMessage, sendClass: SendClass, go: () => void): () => void {
+    const platform = this.#platformOf(message.platform);
     const kind = sendKind(message.command);
-    if (!limits.conversationCounts.has(kind) && !(limits.perBot !== undefined && limits.botCounts.has(kind))) return send();
-    return new Observable<T>((subscriber) => this.#enqueue(message, sendClass, limits, kind, send, subscriber));
+    if (platform === undefined || !counts(platform.limits, kind)) {
+      go();
+      return noop;
+    }
+    const { limits } = platform;
+    const counted = limits.conversationCounts.has(kind);
+    const botCounted = platform.shared !== undefined && limits.botCounts.has(kind);
+    const group = sendClass.group && limits.perGroup !== undefined;
+    const conversation = this.#conversationOf(platform, message.channel.id);
+    const ticket: Ticket = { conversation, message, human: sendClass.human, counted, group, botCounted, arrived: this.#options.scheduler.now(), go, waiting: undefined, heldBy: undefined };
+    if (conversation.lane === undefined) {
+      conversation.lane = [ticket];
+      this.#consider(ticket);
+    } else {
+      conversation.lane.push(ticket);
+    }
+    return () => this.#leave(ticket);
   }
 
   /**
@@ -113,93 +173,90 @@ export class SendShaper {
    * next send follows it at the conversation's rate.
    */
   refused(message: OutboundMessage, waitMs: number): void {
-    const limits = this.#options.limits(message.platform);
-    if (limits === undefined) return;
+    const platform = this.#platformOf(message.platform);
+    if (platform === undefined) return;
     const until = this.#options.scheduler.now() + waitMs;
-    const key = conversationKey(message);
-    // A conversation without a limit of its own still waits: held as a bucket of one per wait.
-    const limit = limits.perConversation ?? { messages: 1, perSecs: Math.max(waitMs, 1) / 1000, burst: 1 };
-    this.#buckets.set(`c${key}`, { state: heldUntil(this.#buckets.get(`c${key}`)?.state, limit, until), limit });
+    const conversation = this.#conversationOf(platform, message.channel.id);
+    const limit = platform.limits.perConversation;
+    // A conversation without a limit of its own still waits, until then.
+    if (limit === undefined) conversation.heldUntil = Math.max(conversation.heldUntil, until);
+    else conversation.bucket = heldUntil(conversation.bucket, limit, until);
   }
 
-  #enqueue<T>(message: OutboundMessage, sendClass: SendClass, limits: PlatformRateLimits, kind: SendKind, send: () => Observable<T>, subscriber: Subscriber<T>): () => void {
-    const key = conversationKey(message);
-    let sending: Subscription | undefined;
-    const ticket: Ticket = {
-      message,
-      sendClass,
-      limits,
-      kind,
-      buckets: conversationBuckets(key, limits, kind, sendClass),
-      arrived: this.#options.scheduler.now(),
-      go: () => {
-        sending = send().subscribe(subscriber);
-      },
-    };
-    const lane = this.#lanes.get(key);
-    if (lane === undefined) {
-      this.#lanes.set(key, [ticket]);
-      this.#consider(key, ticket);
-    } else {
-      lane.push(ticket);
+  /** The platform's limits as applied here: `limits` is asked once per platform. */
+  #platformOf(name: string): Platform | undefined {
+    let platform = this.#platforms.get(name);
+    if (platform === undefined && !this.#platforms.has(name)) {
+      platform = platformOf(name, this.#options.limits(name));
+      this.#platforms.set(name, platform);
     }
-    return () => {
-      sending?.unsubscribe();
-      this.#leave(key, ticket);
-    };
+    return platform;
+  }
+
+  #conversationOf(platform: Platform, id: string): Conversation {
+    let conversation = platform.conversations.get(id);
+    if (conversation === undefined) {
+      // Swept before it is added: a new conversation is as good as new.
+      if (this.#remembered >= this.#sweepAt) this.#forgetFull(this.#options.scheduler.now());
+      conversation = { platform, id, bucket: undefined, group: undefined, heldUntil: 0, lane: undefined };
+      platform.conversations.set(id, conversation);
+      this.#remembered += 1;
+    }
+    return conversation;
   }
 
   /** The lane's head: waits for its conversation's buckets (and any hold on them), then for the bot's, then goes. */
-  #consider(key: string, ticket: Ticket): void {
-    const { limits, kind, message, sendClass } = ticket;
+  #consider(ticket: Ticket): void {
+    const { conversation } = ticket;
     const { scheduler, bot } = this.#options;
     // Checked again on each call: a hold learned from the gateway while this send waited comes first.
     const now = scheduler.now();
-    const at = this.#conversationDeparture(key, ticket, now);
+    const at = departureOf(conversation, ticket.counted, ticket.group, now);
     if (at > now) {
       ticket.heldBy = "conversation";
-      ticket.waiting = scheduler.schedule(() => this.#consider(key, ticket), at - now);
+      ticket.waiting = scheduler.schedule(() => this.#consider(ticket), at - now);
       return;
     }
-    if (limits.perBot === undefined || !limits.botCounts.has(kind)) {
-      this.#depart(key, ticket);
+    if (!ticket.botCounted) {
+      this.#depart(ticket);
       return;
     }
-    const sharedLimit = this.#sharedLimit(limits.perBot).limit;
+    const { name, shared } = conversation.platform;
+    const mode = ticket.human ? "reserve" : "now";
     if (bot.takeNow !== undefined) {
-      this.#botAnswered(key, ticket, bot.takeNow(message.platform, sharedLimit, now, sendClass.human ? "reserve" : "now"));
+      this.#botAnswered(ticket, bot.takeNow(name, shared as BucketLimit, now, mode));
       return;
     }
     let answered = false;
-    const asked = bot.take(message.platform, sharedLimit, now, sendClass.human ? "reserve" : "now").subscribe({
+    const asked = bot.take(name, shared as BucketLimit, now, mode).subscribe({
       next: (take: Take) => {
         answered = true;
-        this.#botAnswered(key, ticket, take);
+        this.#botAnswered(ticket, take);
       },
       error: (err: unknown) => {
         answered = true;
         this.#options.onBucketError?.(err);
-        this.#depart(key, ticket);
+        this.#depart(ticket);
       },
     });
     // A synchronous answer may already have scheduled the next wait on the ticket: keep that one.
     if (!answered) ticket.waiting = asked;
   }
 
-  #botAnswered(key: string, ticket: Ticket, take: Take): void {
+  #botAnswered(ticket: Ticket, take: Take): void {
     const { scheduler } = this.#options;
     const now = scheduler.now();
     if (!take.taken) {
       ticket.heldBy = "bot";
-      ticket.waiting = scheduler.schedule(() => this.#consider(key, ticket), Math.max(1, take.at - now));
+      ticket.waiting = scheduler.schedule(() => this.#consider(ticket), Math.max(1, take.at - now));
       return;
     }
     if (take.at > now) {
       ticket.heldBy = "bot";
-      ticket.waiting = scheduler.schedule(() => this.#leaveAt(key, ticket, take.at), take.at - now);
+      ticket.waiting = scheduler.schedule(() => this.#leaveAt(ticket, take.at), take.at - now);
       return;
     }
-    this.#leaveAt(key, ticket, take.at);
+    this.#leaveAt(ticket, take.at);
   }
 
   /**
@@ -207,74 +264,46 @@ export class SendShaper {
    * slow answer, a late timer), else it asks again — the late token is left unused, so the
    * deployment's real sends never crowd a window.
    */
-  #leaveAt(key: string, ticket: Ticket, at: number): void {
+  #leaveAt(ticket: Ticket, at: number): void {
     const now = this.#options.scheduler.now();
-    const perBot = ticket.limits.perBot as BucketLimit;
-    if (now - at > this.#sharedLimit(perBot).margin) {
+    if (now - at > ticket.conversation.platform.margin) {
       ticket.heldBy = "bot";
-      this.#consider(key, ticket);
+      this.#consider(ticket);
       return;
     }
-    this.#depart(key, ticket);
-  }
-
-  /**
-   * The bot's limit as asked of the shared bucket: its window widened by four times the margin
-   * (100 ms on a window of a second or more) — one for how late a send may leave after its token's
-   * time, three for the sends of several workers taking paths of different length to the platform
-   * (an edge's queue, another host) — so what arrives there keeps the limit. The sustained rate is
-   * that much lower: 30 per 1.1 s for Telegram's 30 per second.
-   */
-  #sharedLimit(limit: BucketLimit): { readonly limit: BucketLimit; readonly margin: number } {
-    let shared = this.#shared.get(limit);
-    if (shared === undefined) {
-      const margin = latenessMarginOf(limit);
-      shared = { limit: widened(limit, 4 * margin), margin };
-      this.#shared.set(limit, shared);
-    }
-    return shared;
+    this.#depart(ticket);
   }
 
   /** Takes the conversation's tokens now, lets the send go, and turns to the lane's next. */
-  #depart(key: string, ticket: Ticket): void {
+  #depart(ticket: Ticket): void {
     const now = this.#options.scheduler.now();
-    for (const { id, limit } of ticket.buckets) this.#buckets.set(id, { state: takeToken(this.#buckets.get(id)?.state, limit, now), limit });
-    if (this.#buckets.size > this.#maxKeys) this.#forgetFull(now);
+    if (ticket.counted) takeTokens(ticket.conversation, ticket.group, now);
     // Only a bucket's hold is a wait: the time asking a shared bucket takes is not.
     if (ticket.heldBy !== undefined) this.#options.onWait?.({ platform: ticket.message.platform, waitedMs: now - ticket.arrived, bucket: ticket.heldBy });
-    delete ticket.waiting;
+    ticket.waiting = undefined;
     // Subscribed before the next is considered, which may go at once: the lane's order is the send order.
     ticket.go();
-    this.#next(key, ticket);
-  }
-
-  /** The earliest time the conversation's and group's buckets (and any hold on them) let `ticket` go. */
-  #conversationDeparture(key: string, ticket: Ticket, now: number): number {
-    let at = now;
-    for (const { id, limit } of ticket.buckets) at = Math.max(at, earliestDeparture(this.#buckets.get(id)?.state, limit, now));
-    const held = this.#buckets.get(`c${key}`);
-    // A hold on a conversation without a limit of its own (see `refused`).
-    if (ticket.limits.perConversation === undefined && held !== undefined) at = Math.max(at, held.state.at);
-    return at;
+    this.#next(ticket);
   }
 
   /** `ticket` left its lane's head (sent or unsubscribed): the next one is considered. */
-  #next(key: string, ticket: Ticket): void {
-    const lane = this.#lanes.get(key);
+  #next(ticket: Ticket): void {
+    const { conversation } = ticket;
+    const lane = conversation.lane;
     if (lane?.[0] !== ticket) return;
     lane.shift();
     const head = lane[0];
-    if (head === undefined) this.#lanes.delete(key);
-    else this.#consider(key, head);
+    if (head === undefined) conversation.lane = undefined;
+    else this.#consider(head);
   }
 
-  #leave(key: string, ticket: Ticket): void {
+  #leave(ticket: Ticket): void {
     ticket.waiting?.unsubscribe();
-    delete ticket.waiting;
-    const lane = this.#lanes.get(key);
+    ticket.waiting = undefined;
+    const lane = ticket.conversation.lane;
     if (lane === undefined) return;
     if (lane[0] === ticket) {
-      this.#next(key, ticket);
+      this.#next(ticket);
       return;
     }
     const index = lane.indexOf(ticket);
@@ -282,24 +311,63 @@ export class SendShaper {
   }
 
   #forgetFull(now: number): void {
-    for (const [id, { state, limit }] of this.#buckets) if (bucketFull(state, limit, now)) this.#buckets.delete(id);
+    for (const platform of this.#platforms.values()) {
+      if (platform === undefined) continue;
+      const { conversations } = platform;
+      for (const [id, conversation] of conversations) {
+        if (!asGoodAsNew(conversation, now)) continue;
+        conversations.delete(id);
+        this.#remembered -= 1;
+      }
+    }
+    this.#sweepAt = Math.max(this.#maxKeys, 2 * this.#remembered);
   }
 }
 
-const NO_BUCKETS: readonly ConversationBucket[] = [];
+const noop = (): void => undefined;
 
-/** The conversation's and group's buckets a send of `kind` counts against. */
-function conversationBuckets(key: string, limits: PlatformRateLimits, kind: SendKind, sendClass: SendClass): readonly ConversationBucket[] {
-  if (!limits.conversationCounts.has(kind)) return NO_BUCKETS;
-  const group = sendClass.group && limits.perGroup !== undefined;
-  if (limits.perConversation === undefined) return group ? [{ id: `g${key}`, limit: limits.perGroup as BucketLimit }] : NO_BUCKETS;
-  const conversation = { id: `c${key}`, limit: limits.perConversation };
-  return group ? [conversation, { id: `g${key}`, limit: limits.perGroup as BucketLimit }] : [conversation];
+/** Whether any of the platform's buckets counts a send of `kind`. */
+function counts(limits: PlatformRateLimits, kind: SendKind): boolean {
+  return limits.conversationCounts.has(kind) || (limits.perBot !== undefined && limits.botCounts.has(kind));
 }
 
-/** A conversation across the deployment: its platform and channel (a chat's threads share its limits). */
-function conversationKey(message: OutboundMessage): string {
-  return `${message.platform}\u0000${message.channel.id}`;
+/**
+ * A platform as applied here. The bot's limit is asked of the shared bucket with its window widened
+ * by four times the margin (100 ms on a window of a second or more) — one for how late a send may
+ * leave after its token's time, three for the sends of several workers taking paths of different
+ * length to the platform (an edge's queue, another host) — so what arrives there keeps the limit.
+ * The sustained rate is that much lower: 30 per 1.1 s for Telegram's 30 per second.
+ */
+function platformOf(name: string, limits: PlatformRateLimits | undefined): Platform | undefined {
+  if (limits === undefined) return undefined;
+  const { perBot } = limits;
+  const margin = perBot === undefined ? 0 : latenessMarginOf(perBot);
+  return { name, limits, shared: perBot === undefined ? undefined : widened(perBot, 4 * margin), margin, conversations: new Map() };
+}
+
+/** The earliest time the conversation's buckets that count the send (and any hold on them) let it go. */
+function departureOf(conversation: Conversation, counted: boolean, group: boolean, now: number): number {
+  let at = Math.max(now, conversation.heldUntil);
+  if (!counted) return at;
+  const { perConversation, perGroup } = conversation.platform.limits;
+  if (perConversation !== undefined) at = Math.max(at, earliestDeparture(conversation.bucket, perConversation, now));
+  if (group) at = Math.max(at, earliestDeparture(conversation.group, perGroup as BucketLimit, now));
+  return at;
+}
+
+/** Takes the conversation's token (and the group's, `group`) at `now`. */
+function takeTokens(conversation: Conversation, group: boolean, now: number): void {
+  const { perConversation, perGroup } = conversation.platform.limits;
+  if (perConversation !== undefined) conversation.bucket = takeToken(conversation.bucket, perConversation, now);
+  if (group) conversation.group = takeToken(conversation.group, perGroup as BucketLimit, now);
+}
+
+/** Whether nothing waits in the conversation and its buckets are as good as new: it can be forgotten. */
+function asGoodAsNew(conversation: Conversation, now: number): boolean {
+  const { perConversation, perGroup } = conversation.platform.limits;
+  if (conversation.lane !== undefined || conversation.heldUntil > now) return false;
+  if (conversation.bucket !== undefined && (perConversation === undefined || !bucketFull(conversation.bucket, perConversation, now))) return false;
+  return conversation.group === undefined || (perGroup !== undefined && bucketFull(conversation.group, perGroup, now));
 }
 
 /** What an event's sends are, for their limits: to a group conversation or not, a reply to a person or proactive. */

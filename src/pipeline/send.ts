@@ -77,13 +77,21 @@ export function createSender(options: SenderOptions): Send {
       err instanceof NoRespondersError || err instanceof BusTimeoutError ? timer(1_000 * attempt, bus.scheduler) : throwError(() => err),
   });
   // Hand-written: one Observable per message on the bubble path, where defer + map + catchError
-  // were three and their subscribers. Cold like them: each subscription asks afresh.
-  const post = (message: OutboundMessage, departing: (() => void) | undefined): Observable<SendReceipt> =>
-    new Observable<SendReceipt>((subscriber) => new MessageSend(message, options, retried, subscriber, departing).start());
-  const sendOne =
-    shaper === undefined
-      ? (message: OutboundMessage, sendOptions: SendOptions | undefined) => post(message, sendOptions?.departing)
-      : (message: OutboundMessage, sendOptions: SendOptions | undefined) => shaper.shape(message, sendOptions?.sendClass ?? A_PERSON, () => post(message, sendOptions?.departing));
+  // were three and their subscribers. Cold like them: each subscription asks afresh. A shaper holds
+  // the message inside it (no stream of its own); its attempts are made once it may go.
+  const sendOne = (message: OutboundMessage, sendOptions: SendOptions | undefined): Observable<SendReceipt> =>
+    new Observable<SendReceipt>((subscriber) => {
+      const departing = sendOptions?.departing;
+      if (shaper === undefined) return new MessageSend(message, options, retried, subscriber, departing).start();
+      let work: Subscription | undefined;
+      const cancel = shaper.hold(message, sendOptions?.sendClass ?? A_PERSON, () => {
+        work = new MessageSend(message, options, retried, subscriber, departing).start();
+      });
+      return () => {
+        cancel();
+        work?.unsubscribe();
+      };
+    });
   // An empty beforeSend stage (the usual case) builds no stream around the message.
   return (message, sendOptions) =>
     pipeline.isEmpty("beforeSend") ? sendOne(message, sendOptions) : pipeline.run("beforeSend", message).pipe(concatMap((staged) => sendOne(staged, sendOptions)));

@@ -164,6 +164,34 @@ describe("SendShaper (marbles)", () => {
     });
   });
 
+  it("hold: `go` is called before it returns when nothing holds the send; a wait cancelled never goes, and the lane's next goes at its own time", () => {
+    testScheduler().run(({ flush }) => {
+      const s = shaper(asyncScheduler, { perConversation: perSecond });
+      const went: string[] = [];
+      const going = (name: string) => () => went.push(`${name}@${asyncScheduler.now()}`);
+      s.hold(message("x1"), human, going("x1"));
+      expect(went).toEqual(["x1@0"]);
+      const cancel = s.hold(message("x2"), human, going("x2"));
+      s.hold(message("x3"), human, going("x3"));
+      cancel();
+      flush();
+      expect(went).toEqual(["x1@0", "x3@1000"]);
+    });
+  });
+
+  it("past maxKeys, conversations as good as new are forgotten and busy ones kept, so every limit still holds", () => {
+    const went: string[] = [];
+    testScheduler().run(({ flush }) => {
+      const s = new SendShaper({ limits: limits({ perConversation: perSecond }), bot: new MemoryRateBuckets(), scheduler: asyncScheduler, maxKeys: 2 });
+      const at = (ms: number, name: string) => asyncScheduler.schedule(() => s.hold(message(name), human, () => went.push(`${name}@${asyncScheduler.now()}`)), ms);
+      // z1 finds x and y just used: both kept (the next sweep waits for twice as many), and x2 still waits for x's token.
+      // By 5000 x, y and z are as good as new: forgotten when v1 comes, and a forgotten bucket is a full one.
+      [[0, "x1"], [0, "y1"], [0, "z1"], [500, "x2"], [5000, "w1"], [5000, "v1"], [5001, "x3"], [5002, "x4"]].forEach(([ms, name]) => at(ms as number, name as string));
+      flush();
+    });
+    expect(went).toEqual(["x1@0", "y1@0", "z1@0", "x2@1000", "w1@5000", "v1@5000", "x3@5001", "x4@6001"]);
+  });
+
   it("a bot bucket that fails: the send goes by the conversation's limits, and the error is told", () => {
     const errors: unknown[] = [];
     testScheduler().run(({ expectObservable }) => {
