@@ -110,9 +110,9 @@ export function renderResults(results: BenchResults): string {
     const bus = (name: string, label: string) =>
       numberAt(shaping, `${name}.throughputRatio`) === undefined
         ? `${label}: not run`
-        : `${label}: off ${side(name, "off")}; on ${side(name, "on")} (on ÷ off ${n(numberAt(shaping, `${name}.throughputRatio`), 3)}, CPU ${n(numberAt(shaping, `${name}.cpuRatio`), 3)})`;
+        : `${label}: off ${side(name, "off")}; on ${side(name, "on")} (on ÷ off ${n(numberAt(shaping, `${name}.throughputRatio`), 3)}, CPU ${n(numberAt(shaping, `${name}.cpuRatio`), 3)}; control ${n(numberAt(shaping, `${name}.control.throughputRatio`), 3)}, CPU ${n(numberAt(shaping, `${name}.control.cpuRatio`), 3)})`;
     lines.push(
-      `- **Shaping cost** (\`[rate_limits]\` on with limits far above the traffic, so every send asks its buckets and none waits, against off; ${n(numberAt(shaping, "conversations"))} conversations × ${n(numberAt(shaping, "bubblesPerTurn"))} bubbles a turn, ${n(numberAt(shaping, "rounds"))} rounds a run, runs off/on/on/off × ${n(numberAt(shaping, "pairs"))}, medians): ` +
+      `- **Shaping cost** (\`[rate_limits]\` on with limits far above the traffic, so every send asks its buckets and none waits, against a platform without limits, in one broker; ${n(numberAt(shaping, "conversations"))} conversations × ${n(numberAt(shaping, "bubblesPerTurn"))} bubbles a round, rounds off/on/on/off × ${n(numberAt(shaping, "pairs"))}; the control sends both sides to the same platform, what the method's noise alone comes to): ` +
         `${bus("embedded", "embedded")}; ${bus("nats", "NATS")}.`,
     );
   }

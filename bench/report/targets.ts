@@ -74,7 +74,7 @@ export const GOALS: readonly Goal[] = [
     context: { path: "nats.p50", format: (n) => `p50 ${ms(n)}` },
   },
   {
-    // Issue 24: [rate_limits] on with limits far above the traffic (every send asks its buckets, none waits) over off, ABBA runs.
+    // Issue 24: [rate_limits] on with limits far above the traffic (every send asks its buckets, none waits) over a platform without limits, ABBA rounds in one broker.
     measure: "Bubbles/s with [rate_limits] on (no limit binding) ÷ off, embedded",
     benchmark: "shaping",
     path: "embedded.throughputRatio",
