@@ -1,4 +1,4 @@
-import { Observable, type SchedulerLike, type Subscription, type TeardownLogic } from "rxjs";
+import { Observable, type SchedulerLike, type Subscription } from "rxjs";
 import type { GatewayEvent } from "../ingress/gatewayEvent.js";
 import { isGroupChannel } from "../ingress/groupChannel.js";
 import type { OutboundMessage } from "./outboundMessage.js";
@@ -61,7 +61,6 @@ interface Platform {
 /** One conversation's buckets and lane (a chat's threads share them). */
 interface Conversation {
   readonly platform: Platform;
-  readonly id: string;
   /** The `perConversation` bucket. */
   bucket: BucketState | undefined;
   /** The `perGroup` bucket. */
@@ -198,7 +197,7 @@ export class SendShaper {
     if (conversation === undefined) {
       // Swept before it is added: a new conversation is as good as new.
       if (this.#remembered >= this.#sweepAt) this.#forgetFull(this.#options.scheduler.now());
-      conversation = { platform, id, bucket: undefined, group: undefined, heldUntil: 0, lane: undefined };
+      conversation = { platform, bucket: undefined, group: undefined, heldUntil: 0, lane: undefined };
       platform.conversations.set(id, conversation);
       this.#remembered += 1;
     }
