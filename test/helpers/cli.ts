@@ -93,7 +93,9 @@ export function spawnLogged(args: readonly string[], options: SpawnOptions = {})
     }
   });
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  // "close", not "exit": the exit status can arrive before the last of stdout has been read, and
+  // callers assert on the log lines as soon as the process is gone.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
   return { child, logs, exited, stderr: () => stderr };
 }
 
