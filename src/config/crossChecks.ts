@@ -82,6 +82,57 @@ export function streamingProblems(config: Config): ConfigProblem[] {
   ];
 }
 
+/**
+ * `[delivery.blocks]` sends a text reply as several messages as it is written: not with bubble
+ * modes (the agent plans those), not with `[gateway] streaming` (that edits one message instead),
+ * and its chunker needs `min_chars ≤ max_chars`.
+ */
+export function blocksProblems(config: Config): ConfigProblem[] {
+  const { blocks, mode } = config.delivery;
+  if (!blocks.enabled) return [];
+  if (mode !== "text") {
+    return [{ path: "delivery.blocks.enabled", message: `true sends a text reply as blocks, and [delivery] mode = "${mode}" sends bubbles: set blocks.enabled = false, or delivery.mode = "text"` }];
+  }
+  if (config.gateway?.streaming === true) {
+    return [{ path: "delivery.blocks.enabled", message: "true sends a text reply as several messages, and [gateway] streaming = true edits one message in place: set one of them to false" }];
+  }
+  if (blocks.min_chars > blocks.max_chars) {
+    return [{ path: "delivery.blocks.min_chars", message: `${blocks.min_chars} is more than delivery.blocks.max_chars (${blocks.max_chars}): no block could be cut; lower min_chars or raise max_chars` }];
+  }
+  return [];
+}
+
+/**
+ * `[inbound] history_limit` keeps the group messages that did not mention the bot, which only
+ * happens where mentions are required: `[gateway] bot_username` set.
+ */
+export function historyProblems(config: Config): ConfigProblem[] {
+  if (config.inbound.history_limit === 0) return [];
+  const botUsername = config.gateway?.bot_username;
+  if (botUsername !== undefined && botUsername !== "") return [];
+  return [{ path: "inbound.history_limit", message: `${config.inbound.history_limit} keeps group messages that did not mention the bot, and without [gateway] bot_username every message starts a turn: set gateway.bot_username, or history_limit = 0` }];
+}
+
+/**
+ * `[delivery] response_prefix`: OpenClaw's model variables need the agent's model, which ACP does
+ * not report to turnstream in a form it reads yet; refused rather than shown as `{model}`.
+ */
+export function responsePrefixProblems(config: Config): ConfigProblem[] {
+  const variable = /\{(model|modelFull|provider|thinkingLevel|think)\}/i.exec(config.delivery.response_prefix);
+  if (variable === null) return [];
+  return [{ path: "delivery.response_prefix", message: `${variable[0]} is not supported yet: turnstream does not learn the agent's model; use {identity.name} or literal text` }];
+}
+
+/** `[delivery] human_delay`: a custom range reads min to max (an unset end is natural's: 800, 2500). */
+export function humanDelayProblems(config: Config): ConfigProblem[] {
+  const delay = config.delivery.human_delay;
+  if (typeof delay === "string") return [];
+  const min = delay.min_ms ?? 800;
+  const max = delay.max_ms ?? 2500;
+  if (min <= max) return [];
+  return [{ path: "delivery.human_delay", message: `waits from min_ms (${min}) to max_ms (${max}), and min_ms is more: set min_ms ≤ max_ms` }];
+}
+
 /** `[activity]` lists tool calls, which `[reactions] tool_display = "none"` says never to show. */
 export function activityProblems(config: Config): ConfigProblem[] {
   if (!config.activity.enabled || config.reactions.tool_display !== "none") return [];
@@ -109,5 +160,5 @@ export function preloadProblems(config: Config): ConfigProblem[] {
  * refuses the others refuse with the same line; none of them reads a file or connects.
  */
 export function crossCheckProblems(config: Config): ConfigProblem[] {
-  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...streamingProblems(config), ...activityProblems(config), ...preloadProblems(config)];
+  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...streamingProblems(config), ...activityProblems(config), ...preloadProblems(config), ...blocksProblems(config), ...historyProblems(config), ...humanDelayProblems(config), ...responsePrefixProblems(config)];
 }

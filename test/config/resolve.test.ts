@@ -80,6 +80,9 @@ describe("resolveConfig: good configs", () => {
         parse_error_text: "⚠️ something went wrong composing that reply",
         reply_tool: "auto",
         reply_tool_instructions: true,
+        human_delay: "off",
+        response_prefix: "",
+        blocks: { enabled: false, break: "text_end", min_chars: 800, max_chars: 1200, break_preference: "paragraph", coalesce: { idle_ms: 1000 } },
       },
       triage: { enabled: false, timezone: "UTC", cooldown_secs: 900, daily_cap: 8, dedupe_window_secs: 3600 },
       reactions: {
@@ -92,7 +95,7 @@ describe("resolveConfig: good configs", () => {
         mapping: {},
       },
       bus: { partitions: 16, prefix: "turnstream", lease_ttl_secs: 10, ack_wait_secs: 30, duplicate_window_secs: 120, state_ttl_secs: 86_400 },
-      inbound: { dedupe_ttl_secs: 1200, dedupe_max: 5000, debounce_ms: 0, debounce_by_platform: {} },
+      inbound: { dedupe_ttl_secs: 1200, dedupe_max: 5000, debounce_ms: 0, debounce_by_platform: {}, history_limit: 0 },
       queue: { mode: "collect", debounce_ms: 500, cap: 20, drop: "summarize" },
       dev_gateway: { listen: "127.0.0.1:8765" },
       metrics: { enabled: false, listen: "127.0.0.1:9464" },

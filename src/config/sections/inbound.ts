@@ -9,5 +9,7 @@ export const inboundSection = z
     debounce_ms: int(0).default(0),
     // platform → debounce_ms, overriding the global value for that platform.
     debounce_by_platform: intTable(0).default(() => ({})),
+    // Group messages that did not mention the bot, kept per conversation for the next turn's prompt (0: none).
+    history_limit: int(0).default(0),
   })
   .prefault({});
