@@ -5,7 +5,7 @@
 export { parseGatewayFrame, type FrameRejection, type GatewayFrame } from "./ingress/gatewayFrames.js";
 export { responseOutcome, type GatewayResponse, type ResponseOutcome } from "./ingress/responseFrame.js";
 export { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "./ingress/helloFrame.js";
-export { skipEvents, skipReason, type SkipConfig, type SkipReason } from "./ingress/skipEvent.js";
+export { skipEvents, skipReason, type SkipConfig, type SkipOptions, type SkipReason } from "./ingress/skipEvent.js";
 export { isGroupChannel } from "./ingress/groupChannel.js";
 export { trustDecision, trustGate, type TrustConfig, type TrustDecision, type TrustVerdict } from "./ingress/trustGate.js";
 export { cancelReply, resetReply, slashCommand, type SlashCommand } from "./ingress/slashCommand.js";
@@ -14,6 +14,7 @@ export { InboundDedupe, inboundDedupeKey, type Claim } from "./ingress/inboundDe
 export { debounceInbound, debounceKey, type DebounceInboundOptions } from "./ingress/debounceInbound.js";
 export { isControlCommand } from "./ingress/controlCommand.js";
 export { packBatch, packPrompt } from "./ingress/packPrompt.js";
+export { appendHistory, historyEntry, historyPrompt, withoutPacked, type HistoryEntry } from "./ingress/groupHistory.js";
 export type {
   GatewayAttachment,
   GatewayChannel,
@@ -61,6 +62,12 @@ export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
 export { silentReply } from "./delivery/silentReply.js";
 export { paceBubbles } from "./delivery/paceBubbles.js";
+export { BlockChunker, type BlockChunkerSettings, type BreakPreference } from "./delivery/blockChunker.js";
+export { textBlocks, type BlockBreak, type TextBlocksOptions, type TextBlockStep } from "./delivery/textBlocks.js";
+export { coalesceBlocks, coalesceJoiner, type BlockJoiner, type CoalesceOptions } from "./delivery/coalesceBlocks.js";
+export { humanDelayRange, humanGap, type HumanDelay } from "./delivery/humanDelay.js";
+export { quoteFor, type ReplyToMode } from "./delivery/replyThreading.js";
+export { hasUnresolvedModelVariable, resolveResponsePrefix, shortModelName, withResponsePrefix, type PrefixVariables } from "./delivery/responsePrefix.js";
 export {
   bucketFull,
   departure,

@@ -9,11 +9,12 @@ import { asyncScheduler, concatMap, defer, timer, type Observable, type Operator
  * for a bubble sent as several messages — the last time its send called `departing()` (call it as
  * each message leaves, so the gap counts from the last one the user saw). Emits what each send
  * emits. A failed send (or a `send` that throws) errors the output and abandons the rest. Time
- * comes from `scheduler`, so marble tests assert the gaps exactly.
+ * comes from `scheduler`, so marble tests assert the gaps exactly. `delayMs` may differ per bubble:
+ * a function of the bubble's index gives the gap before it (index 0's is never waited).
  */
 export function paceBubbles<T, R>(
   send: (bubble: T, index: number, departing: () => void) => Observable<R>,
-  delayMs: number,
+  delayMs: number | ((index: number) => number),
   scheduler: SchedulerLike = asyncScheduler,
 ): OperatorFunction<T, R> {
   return (bubbles) =>
@@ -32,8 +33,10 @@ export function paceBubbles<T, R>(
       return bubbles.pipe(
         // concatMap holds each bubble until the previous send completed: the ack is the lower bound.
         concatMap((bubble, index) => {
-          // Capped at delayMs so a wall clock stepped back cannot hold a bubble for longer.
-          const wait = departedAt === undefined ? 0 : Math.min(delayMs, departedAt + delayMs - scheduler.now());
+          if (departedAt === undefined) return depart(bubble, index);
+          const gap = typeof delayMs === "number" ? delayMs : delayMs(index);
+          // Capped at the gap so a wall clock stepped back cannot hold a bubble for longer.
+          const wait = Math.min(gap, departedAt + gap - scheduler.now());
           return wait > 0 ? timer(wait, scheduler).pipe(concatMap(() => depart(bubble, index))) : depart(bubble, index);
         }),
       );

@@ -36,8 +36,11 @@ export interface SequentialBubblesOptions {
    * it, say), so the next bubble is paced from then; otherwise its request counts.
    */
   readonly sendBubble: (text: string, index: number, quote: string | undefined, departing: () => void) => Observable<SendReceipt>;
-  /** `[delivery] bubble_delay_ms`: bubble N+1 leaves this long after bubble N's (last message's) ack. */
-  readonly delayMs: number;
+  /**
+   * `[delivery] bubble_delay_ms`: bubble N+1 leaves this long after bubble N's departure (never
+   * before its ack); a function of the bubble's index gives each gap (`[delivery] human_delay`).
+   */
+  readonly delayMs: number | ((index: number) => number);
   /** `[delivery] max_bubbles`, per turn (an integer ≥ 1, or `Infinity`). */
   readonly maxBubbles: number;
   /** The platform's message limit in chars (Unicode scalar values); an integer ≥ 1. */

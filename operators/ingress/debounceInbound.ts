@@ -29,8 +29,8 @@ interface Batch {
  * re-arms a quiet window of `debounceMs`; a hard deadline of 5 × `debounceMs` from the first message
  * flushes anyway, so sustained typing cannot starve a turn. The merged event carries the texts
  * joined with "\n" and the last message's ids (the turn replies to it). Messages with attachments,
- * control commands and proactive events are never held: they flush their key's batch first, then
- * pass. At most `maxMessages` (12) / `maxChars` (50,000) per batch.
+ * control commands, proactive events and group history are never held: they flush their key's
+ * batch first, then pass. At most `maxMessages` (12) / `maxChars` (50,000) per batch.
  *
  * Hand-written: the quiet window and the deadline are two timers per key, which `debounceTime`
  * cannot express.
@@ -105,6 +105,7 @@ export function debounceKey(event: GatewayEvent): string {
 function debounceable(event: GatewayEvent): boolean {
   return (
     event.proactive !== true &&
+    event.history !== true &&
     event.content.text.trim() !== "" &&
     (event.content.attachments ?? []).length === 0 &&
     !isControlCommand(event.content.text)

@@ -18,6 +18,11 @@ export interface GatewayEvent {
   readonly message_id: string;
   /** An unsolicited event (mail, webhook, alert) that goes through triage. */
   readonly proactive: boolean;
+  /**
+   * Set by the edge, never read from the wire: a group message that did not mention the bot, kept
+   * as group history for the conversation's next turn (`[inbound] history_limit`), never a turn.
+   */
+  readonly history?: true;
 }
 
 export interface GatewayChannel {

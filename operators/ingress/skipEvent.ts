@@ -1,4 +1,4 @@
-import { filter, type MonoTypeOperatorFunction } from "rxjs";
+import { filter, map, type MonoTypeOperatorFunction } from "rxjs";
 import type { GatewayEvent } from "./gatewayEvent.js";
 import { isGroupChannel } from "./groupChannel.js";
 import { threadIdOf } from "./threadIdOf.js";
@@ -36,15 +36,33 @@ export function skipReason(event: GatewayEvent, config: SkipConfig): SkipReason 
   return undefined;
 }
 
-/** Drops the events `skipReason` skips; `onSkip` sees each one with its reason (for the log line). */
+export interface SkipOptions {
+  /**
+   * `[inbound] history_limit` > 0: a message skipped as `not_mentioned` passes on marked
+   * `history: true` (kept as group history for the next turn) instead of being dropped.
+   */
+  readonly keepUnmentioned?: boolean;
+}
+
+/**
+ * Drops the events `skipReason` skips; `onSkip` sees each one with its reason (for the log line).
+ * With `keepUnmentioned`, an unmentioned group message passes as history instead (not told to `onSkip`).
+ */
 export function skipEvents(
   config: SkipConfig,
   onSkip?: (event: GatewayEvent, reason: SkipReason) => void,
+  options: SkipOptions = {},
 ): MonoTypeOperatorFunction<GatewayEvent> {
-  return filter((event) => {
-    const reason = skipReason(event, config);
-    if (reason === undefined) return true;
-    onSkip?.(event, reason);
-    return false;
-  });
+  const keepUnmentioned = options.keepUnmentioned === true;
+  return (events) =>
+    events.pipe(
+      map((event) => {
+        const reason = skipReason(event, config);
+        if (reason === undefined) return event;
+        if (reason === "not_mentioned" && keepUnmentioned) return { ...event, history: true as const };
+        onSkip?.(event, reason);
+        return undefined;
+      }),
+      filter((event): event is GatewayEvent => event !== undefined),
+    );
 }

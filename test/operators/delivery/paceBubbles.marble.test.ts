@@ -237,4 +237,25 @@ describe("paceBubbles", () => {
       expectObservable(cold("(ab|)").pipe(paceBubbles(send, 400, stepped))).toBe("a 399ms (b|)");
     });
   });
+
+  it("waits a gap of its own before each bubble when the delay is a function of the index", () => {
+    const gaps = [0, 300, 50];
+    const asked: number[] = [];
+    const gap = (index: number): number => {
+      asked.push(index);
+      return gaps[index] ?? 0;
+    };
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("(abc|)").pipe(paceBubbles((b: string) => of(b), gap))).toBe("a 299ms b 49ms (c|)");
+    });
+    // Never asked for the first bubble: it leaves at once.
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it("paces a per-bubble gap from departure too: a slow ack past the gap sends at once", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const send = (b: string) => (b === "a" ? cold("500ms (x|)", { x: b }) : of(b));
+      expectObservable(cold("(ab|)").pipe(paceBubbles(send, () => 200))).toBe("500ms (ab|)");
+    });
+  });
 });

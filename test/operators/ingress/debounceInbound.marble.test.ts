@@ -74,6 +74,16 @@ describe("debounceInbound", () => {
     });
   });
 
+  it("never holds group history: it passes at once, after flushing its key, and is never merged into a turn", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const a = from("ann", "look", "1");
+      const kept = from("ann", "just chatting", "2", { history: true });
+      const c = from("ann", "later", "3");
+      const source = cold("a 9ms b 9ms c 500ms |", { a, b: kept, c });
+      expectObservable(source.pipe(debounceInbound({ debounceMs: 100 }))).toBe("10ms (ab) 106ms c 400ms |", { a, b: kept, c });
+    });
+  });
+
   it("caps a batch at 12 messages", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const values: Record<string, GatewayEvent> = {};

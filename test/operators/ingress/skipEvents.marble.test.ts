@@ -25,6 +25,16 @@ describe("skipEvents", () => {
     ]);
   });
 
+  it("keepUnmentioned: passes an unmentioned group message as history, and still skips the rest", () => {
+    const skipped: [string, SkipReason][] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const out = cold("-a-b-c-d|", values).pipe(skipEvents(config, (event, reason) => skipped.push([event.event_id, reason]), { keepUnmentioned: true }));
+      expectObservable(out).toBe("-a---c-d|", { ...values, c: { ...values.c, history: true } });
+    });
+    expect(skipped).toStrictEqual([["b", "bot_not_trusted"]]);
+    expect(values.c.history).toBeUndefined(); // the event itself is not changed
+  });
+
   it("works without onSkip", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       expectObservable(cold("ab|", values).pipe(skipEvents(config))).toBe("a-|", values);
