@@ -8,6 +8,8 @@ import { inboundDedupeKey } from "../../operators/ingress/inboundDedupe.js";
 import { withReplyCalls } from "../../operators/delivery/withReplyCalls.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import { packBatch, packPrompt } from "../../operators/ingress/packPrompt.js";
+import { historyPrompt, type HistoryEntry } from "../../operators/ingress/groupHistory.js";
+import type { GroupHistory } from "./groupHistory.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
 import type { PooledSession, SessionPool } from "../acp/pool.js";
 import type { ReplyToolHost } from "../mcp/replyToolHost.js";
@@ -21,6 +23,9 @@ import { deliverSequential } from "./delivery/deliverSequential.js";
 import { SEQUENTIAL_MODE_OFF_WARNING } from "./delivery/deliveryLogMessages.js";
 import { deliverStreaming, type StreamingOptions } from "./delivery/deliverStreaming.js";
 import { deliverStructured } from "./delivery/deliverStructured.js";
+import { deliverBlocks } from "./delivery/deliverBlocks.js";
+import { replyGaps } from "./delivery/replyPacing.js";
+import { replyStyleOf, styledContext } from "./delivery/replyStyle.js";
 import { closedAfter, showsActivity, TurnActivity, type ActivitySettings } from "./delivery/turnActivity.js";
 import { deliverText, type DeliveryConfig } from "./delivery/deliverText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
@@ -44,6 +49,10 @@ export interface AgentTurnHandlerOptions {
   readonly activity?: ActivitySettings;
   /** `[stt] enabled`: audio attachments are transcribed before the turn; `echo` posts `> 🎤 <transcript>` first. */
   readonly stt?: { readonly speech: SpeechToText; readonly echo: boolean };
+  /** The bot's name in the chat (`[gateway] bot_username`): `{identity.name}` in the response prefix. */
+  readonly identityName?: string;
+  /** `[inbound] history_limit` > 0: a group turn's prompt is headed by the messages kept since the bot last answered. */
+  readonly history?: GroupHistory;
 }
 
 /**
@@ -52,18 +61,32 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity, stt }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity, stt, identityName, history }: AgentTurnHandlerOptions): TurnHandler {
   const deliverTurn = deliveryOf(config, streaming);
+  const style = replyStyleOf(config, identityName);
   const instructions = replyTool !== undefined && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
   /**
    * The turn's prompt: the event (a batch: each of its arrivals) packed as OpenAB packs it, after
    * the reply tool's instructions on a session's first prompt.
    */
-  const promptOf = (session: PooledSession, event: GatewayEvent, dispatch: BatchDispatch | undefined, context: TurnContext): ContentBlock[] => {
+  const promptOf = (session: PooledSession, event: GatewayEvent, dispatch: BatchDispatch | undefined, context: TurnContext, earlier: readonly HistoryEntry[]): ContentBlock[] => {
     const receivedAt = new Date(context.scheduler.now()).toISOString();
     const packed = dispatch === undefined ? packPrompt(event, receivedAt) : packBatch(dispatch.events, dispatch.batch.dropped, receivedAt);
-    return instructions !== undefined && session.firstPrompt ? [{ type: "text", text: instructions }, ...packed] : packed;
+    // Group history heads the prompt, closed by the marker that says what to answer.
+    const past = historyPrompt(earlier);
+    const withHistory: ContentBlock[] = past === undefined ? packed : [{ type: "text", text: past }, ...packed];
+    return instructions !== undefined && session.firstPrompt ? [{ type: "text", text: instructions }, ...withHistory] : withHistory;
   };
+  /** After the turn completed, its group history is forgotten (best effort: a failure only repeats it next time). */
+  const forget = (event: GatewayEvent, earlier: readonly HistoryEntry[], context: TurnContext): Observable<never> =>
+    history === undefined
+      ? EMPTY
+      : history.packed(event, earlier).pipe(
+          catchError((err: unknown) => {
+            context.logger.warn({ reason: "history_write_failed", err }, "group history not cleared; the next turn packs it again");
+            return EMPTY;
+          }),
+        );
   const reactionSettings = reactionSettingsOf(config.reactions);
   /**
    * One ACP prompt turn on the key's session, with the `reply` calls made during it, delivered by
@@ -76,7 +99,7 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
       if (batch !== undefined) markQueued(batch.earlier, context, reactionSettings);
       const reactions = new TurnReactions(event, context, reactionSettings);
       reactions.queued();
-      return promptTurn(sessionKey, event, dispatch, context, reactions).pipe(
+      return promptTurn(sessionKey, event, dispatch, context, styledContext(context, event, style), reactions).pipe(
         tap({ complete: () => reactions.end(true), error: () => reactions.end(false) }),
         // Cancelled from outside (shutdown): nothing more is shown. After `end` this changes nothing.
         finalize(() => {
@@ -85,32 +108,38 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
         }),
       );
     });
-  const promptTurn = (sessionKey: string, event: GatewayEvent, dispatch: BatchDispatch | undefined, context: TurnContext, reactions: TurnReactions): Observable<never> =>
+  /** `replies`: `context` with the reply style on its messages; the transient activity message goes out plain. */
+  const promptTurn = (sessionKey: string, event: GatewayEvent, dispatch: BatchDispatch | undefined, context: TurnContext, replies: TurnContext, reactions: TurnReactions): Observable<never> =>
     pool
       .withSession(sessionKey, (session) =>
         defer(() => {
           const tools = activity !== undefined && showsActivity(event, context) ? new TurnActivity(event, context, activity) : undefined;
           reactions.thinking();
-          const blocks = promptOf(session, event, dispatch, context);
-          dispatch?.packed(blocks.length);
-          return session.prompt(blocks).pipe(
-            tap({
-              next: (update) => reactions.update(update),
-              error: () => {
-                reactions.agentFailed();
-                context.note?.("agent_error");
-              },
-            }),
-            tools === undefined ? identity : tools.watch(),
-            replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
-            // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
-            catchError((err: unknown) => throwError(() => shown(err, context))),
-            deliverTurn(event, context),
-            tools === undefined ? identity : closedAfter(tools),
-          );
+          const replyTo = (earlier: readonly HistoryEntry[]): Observable<never> => {
+            const blocks = promptOf(session, event, dispatch, context, earlier);
+            dispatch?.packed(blocks.length);
+            const reply = session.prompt(blocks).pipe(
+              tap({
+                next: (update) => reactions.update(update),
+                error: () => {
+                  reactions.agentFailed();
+                  context.note?.("agent_error");
+                },
+              }),
+              tools === undefined ? identity : tools.watch(),
+              replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
+              // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
+              catchError((err: unknown) => throwError(() => shown(err, context))),
+              deliverTurn(event, replies),
+              tools === undefined ? identity : closedAfter(tools),
+            );
+            return earlier.length === 0 ? reply : concat(reply, forget(event, earlier, context));
+          };
+          // No history kept (the usual case): no read, no stream of its own.
+          return history === undefined ? replyTo([]) : history.forTurn(event).pipe(concatMap(replyTo));
         }),
       )
-      .pipe(toldTheUser(event, context));
+      .pipe(toldTheUser(event, replies));
 
   const handler: TurnHandler = ({ sessionKey, event, batch }, context) => {
     switch (slashCommand(event.content.text)) {
@@ -213,8 +242,12 @@ function deliver(event: GatewayEvent, context: TurnContext, config: DeliveryConf
     events.pipe(
       // Only sequential mode sends openab_message bubbles; elsewhere they are noted once and ignored.
       warnIgnoredBubbles(() => context.logger.warn({ reason: "mode_not_sequential", mode: config.delivery.mode }, SEQUENTIAL_MODE_OFF_WARNING)),
-      collectTranscript(),
-      concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
+      config.delivery.blocks.enabled
+        ? deliverBlocks(event, context, config, replyGaps(config.delivery, 0))
+        : (turn) => turn.pipe(
+            collectTranscript(),
+            concatMap((transcript) => deliverTranscript(transcript, event, context, config)),
+          ),
     );
 }
 

@@ -109,6 +109,7 @@ export class Broker {
             ownership: parts.ownership ?? allPartitions(parts.config.bus.partitions),
             ...(parts.ledger === undefined ? {} : { ledger: parts.ledger }),
             ...(parts.triage === undefined ? {} : { triage: parts.triage }),
+            ...(parts.history === undefined ? {} : { history: parts.history }),
             accepting: () => this.#state === "running",
             instruments: this.#instruments,
           });

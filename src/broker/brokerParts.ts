@@ -10,6 +10,7 @@ import type { TriageSettings } from "../../operators/triage/triageSettings.js";
 import type { TriageStore } from "../../operators/triage/triageStore.js";
 import type { TurnHandler } from "./turn.js";
 import type { RateBuckets } from "../../operators/delivery/rateBuckets.js";
+import type { GroupHistory } from "./groupHistory.js";
 
 export type Role = "all" | "edge" | "worker";
 
@@ -61,6 +62,8 @@ export interface BrokerParts {
   readonly rates?: RateBuckets;
   /** `[triage]` enabled: proactive events are judged in their session's lane, before any handler sees them. */
   readonly triage?: TurnTriage;
+  /** `[inbound] history_limit` > 0: group history, kept by the worker, packed by the turn handler. */
+  readonly history?: GroupHistory;
   /** `[metrics]` enabled: what the broker counts, served on `[metrics] listen` with `/healthz` and `/readyz`. */
   readonly metrics?: BrokerMetrics;
   /**

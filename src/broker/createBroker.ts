@@ -17,6 +17,8 @@ import { MemoryDedupeStore, type DedupeStore } from "../state/dedupeStore.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
+import { MemoryHistoryStore, type HistoryStore } from "../state/historyStore.js";
+import { GroupHistory } from "./groupHistory.js";
 import { MemoryRateBuckets, type RateBuckets } from "../../operators/delivery/rateBuckets.js";
 import { ReplyToolHost } from "../mcp/replyToolHost.js";
 import { BrokerMetrics } from "../metrics/brokerMetrics.js";
@@ -92,6 +94,8 @@ export interface BrokerState {
   readonly ledger?: DeliveryLedger;
   /** The per-bot rate buckets (`[rate_limits]`): this process's on the embedded bus, the deployment's on NATS. */
   readonly rates: RateBuckets;
+  /** Group history (`[inbound] history_limit` > 0): this process's on the embedded bus, the deployment's on NATS. */
+  readonly history?: HistoryStore;
 }
 
 /** Wires a broker's parts: the session pool and turn handler (workers), the gateway connector (edges), triage and its sweep. */
@@ -119,6 +123,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   if (pool !== undefined) metrics?.read({ sessions: () => pool.size, waitingForSession: () => pool.waiting });
   const preload = pool !== undefined && config.pool.preload_persisted_sessions;
   const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
+  const history = state?.history === undefined ? undefined : new GroupHistory(state.history, config.inbound.history_limit);
   const turnHandler =
     options.turnHandler ??
     (pool === undefined
@@ -127,9 +132,11 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           pool,
           config,
           ...(state === undefined ? {} : { inboundDedupe: state.dedupe }),
+          ...(history === undefined ? {} : { history }),
           ...(replyTool === undefined ? {} : { replyTool }),
           ...(config.gateway?.streaming === true ? { streaming: { placeholder: config.gateway.streaming_placeholder } } : {}),
           ...(config.stt.enabled ? { stt: { speech: speechToTextFor(config, env, logger), echo: config.stt.echo_transcript } } : {}),
+          ...(config.gateway?.bot_username === undefined ? {} : { identityName: config.gateway.bot_username }),
           ...(config.activity.enabled && config.reactions.tool_display !== "none"
             ? { activity: { toolDisplay: config.reactions.tool_display, places: { workspaceRoot: resolvePath(config.agent.working_dir), ...(env.HOME === undefined ? {} : { home: env.HOME }) } } }
             : {}),
@@ -164,6 +171,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     turnHandler,
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
     ...(state === undefined ? {} : { rates: state.rates }),
+    ...(history === undefined ? {} : { history }),
     ...(triage === undefined || !worker ? {} : { triage }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
     ...(assembly.partitionShare === undefined ? {} : { partitionShare: assembly.partitionShare }),
@@ -213,6 +221,7 @@ function memoryState(config: Config): BrokerState {
     triage: new MemoryTriageStore(),
     rates: new MemoryRateBuckets(),
     dedupe: new MemoryDedupeStore(new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max })),
+    ...(config.inbound.history_limit > 0 ? { history: new MemoryHistoryStore() } : {}),
   };
 }
 

@@ -59,16 +59,21 @@ export function runEdge(options: EdgeOptions): Edge {
   connector.events
     .pipe(
       takeUntil(stop),
-      skipEvents(gateway, (event, reason) => {
-        logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped");
-        instruments.events("skipped");
-      }),
+      skipEvents(
+        gateway,
+        (event, reason) => {
+          logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped");
+          instruments.events("skipped");
+        },
+        { keepUnmentioned: options.inbound.history_limit > 0 },
+      ),
       trustGate(gateway, { scheduler: options.scheduler }),
       filter((decision) => {
         if (decision.kind === "allow") return true;
         logger.info({ reason: decision.decision, event_id: decision.event.event_id, sender: decision.event.sender.id }, "event denied");
         instruments.events("untrusted");
-        if (decision.echo !== undefined) postEcho(connector, decision.echo, logger);
+        // A message that did not address the bot gets no answer, not even a refusal.
+        if (decision.echo !== undefined && decision.event.history !== true) postEcho(connector, decision.echo, logger);
         return false;
       }),
       map((decision) => decision.event),

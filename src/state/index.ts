@@ -5,3 +5,4 @@ export { FileSessionStore, MemorySessionStore, type SessionStore } from "./sessi
 export { MemoryTriageStore, type TriageEntry, type TriageStore } from "./triageStore.js";
 export { MemoryDedupeStore, type Claim, type DedupeStore } from "./dedupeStore.js";
 export { MemoryDeliveryLedger, type DeliveryLedger, type LedgerRecord } from "./deliveryLedger.js";
+export { MemoryHistoryStore, type HistoryStore } from "./historyStore.js";

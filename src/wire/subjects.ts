@@ -41,6 +41,8 @@ export interface Subjects {
     readonly ledger: string;
     /** Per-bot rate buckets per platform (`[rate_limits]`). */
     readonly rates: string;
+    /** Group history per conversation (`[inbound] history_limit`). */
+    readonly history: string;
   };
 }
 
@@ -71,6 +73,7 @@ export function subjects(prefix = "turnstream"): Subjects {
       dedupe: `${name}_dedupe`,
       ledger: `${name}_ledger`,
       rates: `${name}_rates`,
+      history: `${name}_history`,
     },
   };
 }

@@ -18,6 +18,7 @@ import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
 import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
 import type { TurnHandler } from "../broker/turn.js";
 import { BatchRun, type BatchSlots } from "./batchRun.js";
+import type { GroupHistory } from "../broker/groupHistory.js";
 import type { TurnRunOptions } from "./turnRun.js";
 
 type Intake = IntakeMessage<GatewayEvent>;
@@ -44,6 +45,8 @@ export interface WorkerOptions {
   readonly accepting: () => boolean;
   /** What the worker counts (default: nothing). */
   readonly instruments?: Instruments;
+  /** `[inbound] history_limit` > 0: where group history events are kept; absent, they are dropped. */
+  readonly history?: GroupHistory;
 }
 
 /**
@@ -127,6 +130,8 @@ export class Worker {
     const { handler, logger } = this.#options;
     const instruments = this.#instruments;
     return this.#intake.messages.pipe(
+      // Group history is kept, never a turn: it skips the lanes (it must not batch with, or interrupt, a turn).
+      filter((item) => !this.#keptAsHistory(item)),
       tap(() => this.#queued(+1)),
       sessionLanes((item) => this.#laneOf(item), (batch, key) => this.#batch(batch, key), {
         mode: queue.mode,
@@ -149,6 +154,29 @@ export class Worker {
       // Whatever waited when consuming stopped is handed back to the bus: none waits here any more.
       finalize(() => this.#queued(-this.#waiting)),
     );
+  }
+
+  /**
+   * Whether the item is group history: then it is kept (acked once written; handed back when the
+   * store failed, and written again, at most once per message id) and goes no further.
+   */
+  #keptAsHistory({ message }: Intake): boolean {
+    if (message.data.history !== true) return false;
+    const { history, logger } = this.#options;
+    const fields = { sessionKey: sessionKey(message.data), event_id: message.data.event_id };
+    if (history === undefined) {
+      logger.info({ ...fields, reason: "history_off" }, "group history event dropped");
+      message.ack();
+      return true;
+    }
+    history.keep(message.data).subscribe({
+      complete: () => message.ack(),
+      error: (err: unknown) => {
+        logger.warn({ ...fields, reason: "history_write_failed", err }, "group history not kept; trying again");
+        message.nak(deferMs);
+      },
+    });
+    return true;
   }
 
   #queued(delta: number): void {

@@ -132,7 +132,8 @@ export class Cluster {
     return {
       ...config,
       ...(natsUrl === undefined ? {} : { bus: { url: natsUrl, prefix: "cluster", ...bus } }),
-      gateway: { url: this.gateway.url, token: this.gateway.token, allow_all_users: true, allow_all_channels: true },
+      // The test's own [gateway] keys (bot_username, say) over the cluster's connection and open trust gate.
+      gateway: { url: this.gateway.url, token: this.gateway.token, allow_all_users: true, allow_all_channels: true, ...(config.gateway as object | undefined) },
       agent: {
         command: process.execPath,
         args: [this.#options.agentScript ?? scriptedAgentPath],

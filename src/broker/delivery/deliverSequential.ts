@@ -14,6 +14,7 @@ import {
 } from "./deliveryLogMessages.js";
 import { deliverText, type DeliveryConfig } from "./deliverText.js";
 import { replyMessage } from "./replyMessage.js";
+import { replyGaps } from "./replyPacing.js";
 
 /**
  * Sequential delivery: every `openab_message` is sent the moment it arrives (paced from the
@@ -26,7 +27,7 @@ export function deliverSequential(event: GatewayEvent, context: TurnContext, con
     events.pipe(
       sequentialBubbles({
         sendBubble: (text, _index, quote, departing) => context.send(replyMessage(event, text, quote), { departing }),
-        delayMs: config.delivery.bubble_delay_ms,
+        delayMs: replyGaps(config.delivery, config.delivery.bubble_delay_ms),
         maxBubbles: config.delivery.max_bubbles,
         limit: context.messageLimit(event.platform),
         scheduler: context.scheduler,

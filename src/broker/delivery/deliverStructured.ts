@@ -18,6 +18,7 @@ import {
 } from "./deliveryLogMessages.js";
 import { warnOnDeclaredSchema, type DeliveryConfig } from "./deliverText.js";
 import { replyMessage } from "./replyMessage.js";
+import { replyGaps } from "./replyPacing.js";
 
 /**
  * Structured delivery: the turn's `openab.turn.v1` envelope becomes one message per bubble, in
@@ -50,7 +51,7 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
     const byBubble = groupByBubble(bubbleMessages(plan, context.messageLimit(event.platform)));
     let delivered = 0;
     const sends = from(byBubble).pipe(
-      paceBubbles((messages, _index, departing) => sendMessages(context, event, messages, departing), delivery.bubble_delay_ms, context.scheduler),
+      paceBubbles((messages, _index, departing) => sendMessages(context, event, messages, departing), replyGaps(delivery, delivery.bubble_delay_ms), context.scheduler),
       tap(() => (delivered += 1)),
       ignoreElements(),
     );

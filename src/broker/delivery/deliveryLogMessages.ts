@@ -11,6 +11,10 @@ export const SILENT_REPLY_LOG = "silent reply: nothing delivered";
 /** Info (`reason: "cancelled"`) when a turn cancelled with `/cancel` (or superseded under `interrupt`) delivers nothing more. */
 export const CANCELLED_TURN_LOG = "turn cancelled; nothing more delivered";
 
+// Block streaming
+/** Debug (`platform`, `delivered`) when a block-streamed text reply went out in blocks. */
+export const BLOCKS_DELIVERED_LOG = "text reply delivered in blocks";
+
 // Structured mode
 /** Warn (`reason: "parse_error"`, `error`, `policy`) when the turn's output did not parse (`parseFailure`). */
 export const STRUCTURED_PARSE_FAILED_LOG = "structured turn did not parse";

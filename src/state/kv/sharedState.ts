@@ -14,6 +14,8 @@ import { KvDeliveryLedger } from "./kvDeliveryLedger.js";
 import { KvSessionStore } from "./kvSessionStore.js";
 import { KvRateBuckets } from "./kvRateBuckets.js";
 import { KvTriageStore } from "./kvTriageStore.js";
+import { KvHistoryStore } from "./kvHistoryStore.js";
+import type { HistoryStore } from "../historyStore.js";
 import type { RateBuckets } from "../../../operators/delivery/rateBuckets.js";
 
 /** The state every worker shares. */
@@ -24,16 +26,19 @@ export interface SharedState {
   readonly ledger: DeliveryLedger;
   /** The per-bot rate buckets (`[rate_limits]`), one key per platform. */
   readonly rates: RateBuckets;
+  /** Group history per conversation; only with `[inbound] history_limit` > 0. */
+  readonly history?: HistoryStore;
 }
 
 /** The config keys shared state depends on (a resolved `Config` fits). */
 export interface SharedStateConfig {
   readonly bus: Pick<Config["bus"], "prefix" | "state_ttl_secs">;
-  readonly inbound: Pick<Config["inbound"], "dedupe_ttl_secs">;
+  /** `history_limit` > 0 opens the history bucket (absent: 0). */
+  readonly inbound: Pick<Config["inbound"], "dedupe_ttl_secs"> & { readonly history_limit?: number };
 }
 
 /**
- * Opens (creating when absent) the five shared-state buckets of the deployment's `[bus] prefix`.
+ * Opens (creating when absent) the shared-state buckets of the deployment's `[bus] prefix`.
  * Rejects with BusSetupError when a bucket exists with another TTL or history.
  *
  * - triage, sessions: no bucket TTL. Triage state holds daily counts and cooldowns whose lifetime
@@ -43,6 +48,8 @@ export interface SharedStateConfig {
  * - dedupe, ledger: `state_ttl_secs`, a garbage collector for per-event records (dedupe freshness
  *   is decided by the record's `at` against `[inbound] dedupe_ttl_secs`).
  * - rates: no TTL; one small key per platform, rewritten on every send it counts.
+ * - history (only with `[inbound] history_limit` > 0): `state_ttl_secs`, which collects the
+ *   history of a conversation the bot never answered.
  *
  * The compare-and-set writes of triage, dedupe, ledger and rates share one `JetStreamPublisher` on `nc`
  * (the ledger writes once per event); it lives as long as the connection.
@@ -57,6 +64,7 @@ export async function openSharedState(nc: NatsConnection, config: SharedStateCon
     openBucket(nc, buckets.ledger, { ttlMs: stateTtlMs }),
     openBucket(nc, buckets.rates, { ttlMs: 0 }),
   ]);
+  const history = (config.inbound.history_limit ?? 0) > 0 ? await openBucket(nc, buckets.history, { ttlMs: stateTtlMs }) : undefined;
   const appends = new JetStreamPublisher(nc, { timeoutMs: JETSTREAM_TIMEOUT_MS });
   return {
     triage: new KvTriageStore(triage, { writes: new BucketWrites(appends, triage, buckets.triage) }),
@@ -64,5 +72,6 @@ export async function openSharedState(nc: NatsConnection, config: SharedStateCon
     dedupe: new KvDedupeStore(dedupe, { ttlMs: config.inbound.dedupe_ttl_secs * 1000, writes: new BucketWrites(appends, dedupe, buckets.dedupe) }),
     ledger: new KvDeliveryLedger(ledger, { writes: new BucketWrites(appends, ledger, buckets.ledger) }),
     rates: new KvRateBuckets(rates, { writes: new BucketWrites(appends, rates, buckets.rates) }),
+    ...(history === undefined ? {} : { history: new KvHistoryStore(history, { writes: new BucketWrites(appends, history, buckets.history) }) }),
   };
 }

@@ -7,6 +7,7 @@ describe("delivery log messages", () => {
     expect({ ...messages }).toStrictEqual({
       SILENT_FAILURE_LOG: "agent returned empty turn (0 output tokens) — likely provider/model/auth failure",
       SILENT_REPLY_LOG: "silent reply: nothing delivered",
+      BLOCKS_DELIVERED_LOG: "text reply delivered in blocks",
       CANCELLED_TURN_LOG: "turn cancelled; nothing more delivered",
       STRUCTURED_PARSE_FAILED_LOG: "structured turn did not parse",
       TOOL_PROPOSAL_LOG: "structured turn proposed a tool call; not executed in this phase",
