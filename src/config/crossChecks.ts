@@ -1,3 +1,4 @@
+import { hasUnresolvedModelVariable } from "../../operators/delivery/responsePrefix.js";
 import type { ConfigProblem } from "./errors.js";
 import { urlHasToken } from "./redactUrl.js";
 import type { Config } from "./schema.js";
@@ -118,9 +119,13 @@ export function historyProblems(config: Config): ConfigProblem[] {
  * not report to turnstream in a form it reads yet; refused rather than shown as `{model}`.
  */
 export function responsePrefixProblems(config: Config): ConfigProblem[] {
-  const variable = /\{(model|modelFull|provider|thinkingLevel|think)\}/i.exec(config.delivery.response_prefix);
-  if (variable === null) return [];
-  return [{ path: "delivery.response_prefix", message: `${variable[0]} is not supported yet: turnstream does not learn the agent's model; use {identity.name} or literal text` }];
+  if (!hasUnresolvedModelVariable(config.delivery.response_prefix)) return [];
+  return [
+    {
+      path: "delivery.response_prefix",
+      message: "uses a model variable ({model}, {modelFull}, {provider}, {thinkingLevel}, {think}), which is not supported yet: turnstream does not learn the agent's model; use {identity.name} or literal text",
+    },
+  ];
 }
 
 /** `[delivery] human_delay`: a custom range reads min to max (an unset end is natural's: 800, 2500). */

@@ -48,7 +48,7 @@ describe("[delivery] blocks, human_delay, reply_to_mode, response_prefix and [in
     [{ delivery: { blocks: { enabled: true, min_chars: 900, max_chars: 600 } } }, "delivery.blocks.min_chars", "900 is more than delivery.blocks.max_chars (600): no block could be cut; lower min_chars or raise max_chars"],
     [{ inbound: { history_limit: 5 } }, "inbound.history_limit", "5 keeps group messages that did not mention the bot, and without [gateway] bot_username every message starts a turn: set gateway.bot_username, or history_limit = 0"],
     [{ delivery: { human_delay: { max_ms: 500 } } }, "delivery.human_delay", "waits from min_ms (800) to max_ms (500), and min_ms is more: set min_ms ≤ max_ms"],
-    [{ delivery: { response_prefix: "[{model}]" } }, "delivery.response_prefix", "{model} is not supported yet: turnstream does not learn the agent's model; use {identity.name} or literal text"],
+    [{ delivery: { response_prefix: "[{model}]" } }, "delivery.response_prefix", "uses a model variable ({model}, {modelFull}, {provider}, {thinkingLevel}, {think}), which is not supported yet: turnstream does not learn the agent's model; use {identity.name} or literal text"],
   ])("refuses %j with one line", (input, path, message) => {
     expect(problemsOf(input)).toEqual([{ path, message }]);
   });
