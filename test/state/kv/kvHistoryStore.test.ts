@@ -36,7 +36,12 @@ describe.skipIf(!natsServerAvailable())("KvHistoryStore", () => {
   it("loses no entry when several workers append to one conversation at once", async () => {
     const { name } = await nats.bucket();
     const workers = await Promise.all([1, 2, 3].map(async () => new KvHistoryStore(await nats.open(await nats.connect(), name))));
-    await Promise.all(workers.flatMap((worker, w) => [0, 1, 2, 3].map((i) => done(worker.append("telegram:g1", entry(`${w}-${i}`), 100)))));
+    // Each worker appends one conversation's messages in order (as GroupHistory does), the workers at once.
+    await Promise.all(
+      workers.map(async (worker, w) => {
+        for (const i of [0, 1, 2, 3]) await done(worker.append("telegram:g1", entry(`${w}-${i}`), 100));
+      }),
+    );
     const kept = await lastValueFrom(workers[0]!.read("telegram:g1"));
     expect(kept.map((e) => e.messageId).sort()).toEqual(["0-0", "0-1", "0-2", "0-3", "1-0", "1-1", "1-2", "1-3", "2-0", "2-1", "2-2", "2-3"]);
   });
