@@ -26,6 +26,7 @@ export type {
 // triage: proactive events pass cheap rules before they may wake an agent
 export { triage, type TriageDecision, type TriageOptions } from "./triage/triage.js";
 export { triageEvent, type TriageEventOptions } from "./triage/triageEvent.js";
+export { triageNow } from "./triage/triageNow.js";
 export { TriageConflictError } from "./triage/triageConflictError.js";
 export { admit, type Admission } from "./triage/admit.js";
 export { triageKey } from "./triage/triageKey.js";

@@ -31,4 +31,12 @@ export interface TriageStore {
    * than `cutoffMs`, or that has neither; emits how many were removed. Survivors are untouched.
    */
   sweep(cutoffMs: number): Observable<number>;
+  /**
+   * Optional: `read` answered within the call, offered by a store that keeps its entries in this
+   * process's memory, so `triageNow` decides a proactive event with no stream (as the bus's
+   * `persistNow`). A store offers both `readNow` and `compareAndSetNow`, or neither.
+   */
+  readNow?(key: string): TriageEntry | undefined;
+  /** Optional: `compareAndSet` answered within the call (with `readNow`). */
+  compareAndSetNow?(key: string, state: TriageState, expectedRevision: number | undefined): boolean;
 }

@@ -5,7 +5,8 @@ import type { TriageEntry, TriageStore } from "../../operators/triage/triageStor
 export type { TriageEntry, TriageStore };
 
 /**
- * A `TriageStore` in one process's memory; each operation runs synchronously on subscription.
+ * A `TriageStore` in one process's memory; each operation runs synchronously on subscription, and
+ * `readNow` / `compareAndSetNow` answer within the call (what the worker's turn uses).
  * Each answer is one hand-written Observable rather than `defer` + `of`: triage reads the store
  * for every proactive event.
  */
@@ -21,15 +22,21 @@ export class MemoryTriageStore implements TriageStore {
   }
 
   read(key: string): Observable<TriageEntry | undefined> {
-    return answer(() => this.#entries.get(key));
+    return answer(() => this.readNow(key));
   }
 
   compareAndSet(key: string, state: TriageState, expectedRevision: number | undefined): Observable<boolean> {
-    return answer(() => {
-      if (this.#entries.get(key)?.revision !== expectedRevision) return false;
-      this.#entries.set(key, { state, revision: ++this.#lastRevision });
-      return true;
-    });
+    return answer(() => this.compareAndSetNow(key, state, expectedRevision));
+  }
+
+  readNow(key: string): TriageEntry | undefined {
+    return this.#entries.get(key);
+  }
+
+  compareAndSetNow(key: string, state: TriageState, expectedRevision: number | undefined): boolean {
+    if (this.#entries.get(key)?.revision !== expectedRevision) return false;
+    this.#entries.set(key, { state, revision: ++this.#lastRevision });
+    return true;
   }
 
   sweep(cutoffMs: number): Observable<number> {

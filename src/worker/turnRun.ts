@@ -3,6 +3,7 @@ import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { triageEvent } from "../../operators/triage/triageEvent.js";
+import { triageNow } from "../../operators/triage/triageNow.js";
 import { triageLogLine } from "../../operators/triage/triageLog.js";
 import type { TriageVerdict } from "../../operators/triage/triageVerdict.js";
 import { PoolWaitTimeoutError } from "../acp/errors.js";
@@ -206,6 +207,18 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     const { triage } = this.#options;
     if (triage === undefined || event.proactive !== true) {
       this.#handle(event);
+      return;
+    }
+    // A store in this process's memory decides within the call: no stream per proactive event.
+    let verdict: TriageVerdict | undefined;
+    try {
+      verdict = triageNow(event, triage);
+    } catch (err) {
+      this.#end(false, err);
+      return;
+    }
+    if (verdict !== undefined) {
+      this.#triaged(event, verdict);
       return;
     }
     this.#keep(

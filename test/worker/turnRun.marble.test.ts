@@ -169,6 +169,56 @@ describe("runTurn (marbles)", () => {
     });
   });
 
+  it("triages the same with a store that answers within the call and one that answers later by Observable", () => {
+    const scheduler = testScheduler();
+    scheduler.run(({ cold, expectObservable, flush }) => {
+      const settings = settingsFromConfig({ enabled: true, timezone: "UTC", cooldown_secs: 900, daily_cap: 8, dedupe_window_secs: 3600 });
+      const inner = new MemoryTriageStore();
+      // No readNow / compareAndSetNow: the turn subscribes to the store's answers, 2 frames each.
+      const later = {
+        read: (key: string) => cold("--(a|)", { a: undefined }).pipe(concatMap(() => inner.read(key))),
+        compareAndSet: (...args: Parameters<MemoryTriageStore["compareAndSet"]>) => cold("--(a|)", { a: undefined }).pipe(concatMap(() => inner.compareAndSet(...args))),
+        sweep: (cutoffMs: number) => inner.sweep(cutoffMs),
+      };
+      const proactive = (id: string) => gatewayEvent({ text: "reminder", proactive: true, event_id: id });
+      let calls = 0;
+      const handler: TurnHandler = () => (calls++, EMPTY);
+      const now = options(scheduler, new Pipeline(), handler, { triage: { settings, store: new MemoryTriageStore(), scheduler } });
+      const streamed = options(scheduler, new Pipeline(), handler, { triage: { settings, store: later, scheduler } });
+      const both = (opts: TurnRunOptions) => concat(turn$(messagesOf(scheduler, [proactive("p1")]).messages, opts), turn$(messagesOf(scheduler, [proactive("p2")]).messages, opts));
+      // Within the call: woken and settled at once, then suppressed inside the cooldown, at once.
+      expectObservable(both(now.opts)).toBe("(ss|)", { s: "settled" });
+      // By Observable: each turn reads (2 frames) and writes (2: the suppressed one remembers its id).
+      expectObservable(both(streamed.opts)).toBe("----s---(s|)", { s: "settled" });
+      flush();
+      expect(calls).toBe(2);
+      const verdicts = (records: typeof now.records) => records.filter((r) => r.msg === "proactive event suppressed by triage").length;
+      expect([verdicts(now.records), verdicts(streamed.records)]).toEqual([1, 1]);
+      expect(now.settled.map((t) => t.ok)).toEqual([true, true]);
+      expect(streamed.settled.map((t) => t.ok)).toEqual([true, true]);
+    });
+  });
+
+  it("settles a proactive event once, failed, when the store throws within the call", () => {
+    const scheduler = testScheduler();
+    scheduler.run(({ expectObservable, flush }) => {
+      const settings = settingsFromConfig({ enabled: true, timezone: "UTC", cooldown_secs: 900, daily_cap: 8, dedupe_window_secs: 3600 });
+      const store = new MemoryTriageStore();
+      store.readNow = () => {
+        throw new Error("store down");
+      };
+      const { messages, acks } = messagesOf(scheduler, [gatewayEvent({ text: "reminder", proactive: true, event_id: "p1" })]);
+      let calls = 0;
+      const { opts, settled, records } = options(scheduler, new Pipeline(), () => (calls++, EMPTY), { triage: { settings, store, scheduler } });
+      expectObservable(turn$(messages, opts)).toBe("(s|)", { s: "settled" });
+      flush();
+      expect(calls).toBe(0);
+      expect(acks()).toEqual([1]);
+      expect(settled.map((t) => t.ok)).toEqual([false]);
+      expect(records.find((r) => r.msg === "turn failed")?.reason).toBe("turn_failed");
+    });
+  });
+
   it("cancels the running handler when unsubscribed, and settles nothing", () => {
     const scheduler = testScheduler();
     scheduler.run(({ expectObservable, flush }) => {
