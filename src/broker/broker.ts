@@ -213,7 +213,7 @@ export class Broker {
         // The activity message is edited and deleted later, so it needs its id from the ack too.
         wantAck: this.config.delivery.mode !== "text" || this.config.gateway.streaming || this.config.activity.enabled || this.bus.shared,
         // Only after the intake drained does the broker stop taking events, so nothing reaches here stopped.
-        queue: (event, key, done) => this.#queue(event, key, done),
+        queue: (event, key, done) => this.#intake(event, key, done),
         bus: this.bus,
         subjects: this.#subjects,
         logger: this.logger,
@@ -238,7 +238,23 @@ export class Broker {
   }
 
   /**
-   * `submit` on callbacks (the edge's path: no promise or stream per event): each value
+   * The edge's `#queue`: the same appends, logs and counts, but `done` hears only that the event
+   * is appended or refused (the edge reads nothing else), so nothing is built to say what was queued.
+   */
+  #intake(event: GatewayEvent, key: string, done: () => void): void {
+    if (!this.#parts.pipeline.isEmpty("afterIngress")) {
+      this.#queue(event, key, () => done());
+      return;
+    }
+    queueEvent(event, this.#queueOptions(partitionOf(key, this.config.bus.partitions)), (outcome) => {
+      if (!outcome.ok) logRejected(this.logger, this.#instruments, event, outcome.err);
+      else if (outcome.ack.duplicate) this.#instruments.events("duplicate");
+      done();
+    });
+  }
+
+  /**
+   * `submit` on callbacks (no promise or stream per event): each value
    * `afterIngress` lets through is appended in turn, and `done` hears once what was queued, or
    * the stage's or the bus's error (logged here as `event rejected` with a stable reason). `key` is
    * the event's `sessionKey`, which the caller has already computed.

@@ -51,7 +51,12 @@ class EventAppend implements Observer<PersistAck>, Unsubscribable {
   readonly #event: GatewayEvent;
   readonly #options: QueueEventOptions;
   readonly #done: (outcome: QueueOutcome) => void;
-  readonly #firstTry: number;
+  /**
+   * When the first attempt was made, on the bus clock. Read before an append that answers later;
+   * for one answered within the call (the embedded bus), at its first failure, which is the same
+   * moment: an append that succeeds at once never reads the clock.
+   */
+  #firstTry: number | undefined;
   #attempts = 0;
   #acked = false;
   #over = false;
@@ -62,7 +67,6 @@ class EventAppend implements Observer<PersistAck>, Unsubscribable {
     this.#event = event;
     this.#options = options;
     this.#done = done;
-    this.#firstTry = options.bus.scheduler.now();
   }
 
   attempt(): void {
@@ -72,6 +76,7 @@ class EventAppend implements Observer<PersistAck>, Unsubscribable {
     const { bus, subject } = this.#options;
     const options = { msgId: turnMsgId(this.#event) };
     if (bus.persistNow === undefined) {
+      this.#firstTry ??= bus.scheduler.now();
       this.#persisting = bus.persist(subject, this.#event, options).subscribe(this);
       return;
     }
@@ -99,7 +104,9 @@ class EventAppend implements Observer<PersistAck>, Unsubscribable {
   error(err: unknown): void {
     const { bus, logger, retryForMs, stillRunning } = this.#options;
     if (this.#over) return;
-    if (bus.scheduler.now() - this.#firstTry > retryForMs || !stillRunning()) {
+    const now = bus.scheduler.now();
+    this.#firstTry ??= now;
+    if (now - this.#firstTry > retryForMs || !stillRunning()) {
       this.#end({ ok: false, err });
       return;
     }

@@ -262,7 +262,8 @@ export class GatewayConnector {
 
   #receive(data: WebSocket.RawData): void {
     const { logger } = this.#options;
-    const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    // A text frame comes as one Buffer (ws's default binaryType): read in place, not copied.
+    const raw = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     const frame = parseGatewayFrame(raw, this.#options.maxFrameBytes);
     switch (frame.kind) {
       case "event":

@@ -42,7 +42,7 @@ export interface BatchSlots {
  * One object per batch, with methods rather than closures per turn; `subscriber` is the batch's
  * stream (what `sessionLanes` subscribed to), completed after the last turn.
  */
-export class BatchRun {
+export class BatchRun implements Unsubscribable {
   readonly #slots: BatchSlots;
   readonly #batch: LaneBatch<Intake>;
   readonly #laneKey: string;
@@ -66,7 +66,7 @@ export class BatchRun {
     this.#lane = lane;
     this.#turns = turnsOf(batch.items);
     // Cancelled with its lane (the worker stopping): what runs stops, and the turn no longer counts as running.
-    lane.add(() => this.#cancel());
+    lane.add(this);
   }
 
   /** Runs the turns; a loop, not recursion, so turns that finish synchronously do not grow the stack. */
@@ -164,7 +164,8 @@ export class BatchRun {
     if (!this.#looping) this.run();
   }
 
-  #cancel(): void {
+  /** The lane's teardown (the batch itself, not a closure per batch): cancels what runs. */
+  unsubscribe(): void {
     this.#step?.unsubscribe();
     this.#step = undefined;
     this.#uncount();
