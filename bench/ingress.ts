@@ -60,9 +60,10 @@ async function perEvent(c: Contender): Promise<ObservableCount> {
   }
 }
 
-// BENCH_ONLY=turnstream|turnstreamMetrics|baseline|rawCeiling runs one side (for `node --cpu-prof`); the JSON then lacks the others.
-const only = process.env.BENCH_ONLY;
-const names = (["turnstream", "turnstreamMetrics", "baseline", "rawCeiling"] as const).filter((name) => only === undefined || only === name);
+// BENCH_ONLY=turnstream|turnstreamMetrics|baseline|rawCeiling runs one side, or a comma-separated few (for
+// `node --cpu-prof`: two sides in one process share its JIT state, as in the full run); the JSON then lacks the others.
+const only = process.env.BENCH_ONLY?.split(",");
+const names = (["turnstream", "turnstreamMetrics", "baseline", "rawCeiling"] as const).filter((name) => only === undefined || only.includes(name));
 const contenders: Contender[] = [];
 for (const name of names) contenders.push(await contender(name));
 for (const c of contenders) await ingressRun(c.gateway, c.subject, warmup, `${c.name}-warmup`, 120_000);
