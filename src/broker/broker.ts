@@ -21,7 +21,7 @@ import { resolveRateLimits } from "../config/rateLimits.js";
 import { FallbackRateBuckets } from "../state/fallbackRateBuckets.js";
 import { ShareFirstRateBuckets } from "../state/shareFirstRateBuckets.js";
 import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
-import { queueEvent, type QueueEventOptions } from "./queueEvent.js";
+import { queueEvent, type QueueEventOptions, type QueueOutcome } from "./queueEvent.js";
 
 export type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 
@@ -242,14 +242,16 @@ export class Broker {
    * is appended or refused (the edge reads nothing else), so nothing is built to say what was queued.
    */
   #intake(event: GatewayEvent, key: string, done: () => void): void {
-    if (!this.#parts.pipeline.isEmpty("afterIngress")) {
-      this.#queue(event, key, () => done());
-      return;
-    }
-    queueEvent(event, this.#queueOptions(partitionOf(key, this.config.bus.partitions)), (outcome) => {
+    if (this.#parts.pipeline.isEmpty("afterIngress")) this.#appendItself(event, partitionOf(key, this.config.bus.partitions), done);
+    else this.#queue(event, key, () => done());
+  }
+
+  /** Nothing to run, drop or fan out: the event itself is appended on `partition`, a refusal logged and a duplicate counted. */
+  #appendItself(event: GatewayEvent, partition: number, done: (outcome: QueueOutcome) => void): void {
+    queueEvent(event, this.#queueOptions(partition), (outcome) => {
       if (!outcome.ok) logRejected(this.logger, this.#instruments, event, outcome.err);
       else if (outcome.ack.duplicate) this.#instruments.events("duplicate");
-      done();
+      done(outcome);
     });
   }
 
@@ -261,17 +263,10 @@ export class Broker {
    */
   #queue(event: GatewayEvent, key: string, done: (result: Queued) => void): void {
     if (this.#parts.pipeline.isEmpty("afterIngress")) {
-      // Nothing to run, drop or fan out: the event itself is appended, on its key's partition.
       const partition = partitionOf(key, this.config.bus.partitions);
-      queueEvent(event, this.#queueOptions(partition), (outcome) => {
-        if (!outcome.ok) {
-          logRejected(this.logger, this.#instruments, event, outcome.err);
-          done(outcome);
-          return;
-        }
-        if (outcome.ack.duplicate) this.#instruments.events("duplicate");
-        done({ ok: true, queued: [{ event_id: event.event_id, partition, seq: outcome.ack.seq, duplicate: outcome.ack.duplicate }] });
-      });
+      this.#appendItself(event, partition, (outcome) =>
+        done(outcome.ok ? { ok: true, queued: [{ event_id: event.event_id, partition, seq: outcome.ack.seq, duplicate: outcome.ack.duplicate }] } : outcome),
+      );
       return;
     }
     const queued: QueuedEvent[] = [];
