@@ -15,6 +15,14 @@ const available = natsServerAvailable();
 /** Measurement slack only: a send's trip worker → NATS → edge → gateway varies by a few ms. */
 const SECOND_LESS_SLACK = 980;
 
+/**
+ * The least gap one chat's two messages may show at the gateway: the limit's second less the
+ * jitter of the gateway's reads. The gateway reads on the test's event loop, and with other suites
+ * busy on both cores it read the first of two frames 28 ms late (972 ms seen). Unshaped, a chat's
+ * bubbles are 400 ms apart, so a missing per-conversation limit still fails here.
+ */
+const GAP_FLOOR_MS = 900;
+
 describe.skipIf(!available)("outbound rate limits across workers on NATS", () => {
   const nats = useNatsCluster();
 
@@ -66,7 +74,7 @@ describe.skipIf(!available)("outbound rate limits across workers on NATS", () =>
     const turns = expectEveryWorkerSent(c, workers);
     report("per_bot 10/s", { turns, closestGap: closestGap(arrivals), busiest1000: busiestWindow(arrivals, 1_000), busiest980: busiestWindow(arrivals, SECOND_LESS_SLACK), spread: spreadOf(arrivals) });
     expect(busiestWindow(arrivals, SECOND_LESS_SLACK)).toBeLessThanOrEqual(10);
-    expect(closestGap(arrivals)).toBeGreaterThanOrEqual(SECOND_LESS_SLACK);
+    expect(closestGap(arrivals)).toBeGreaterThanOrEqual(GAP_FLOOR_MS);
     expect(spreadOf(arrivals)).toBeGreaterThanOrEqual(8 * SECOND_LESS_SLACK);
   }, 60_000);
 });
