@@ -58,15 +58,20 @@ export function spreadOf(arrivals: readonly Arrival[]): number {
 }
 
 /**
- * The gaps between one turn's three bubbles, each checked to be its pacing (`bubble_delay_ms` 400,
- * give or take the machine) and not a rate limit's hold (a second or more).
+ * The gaps between one turn's three bubbles, checked to be their pacing (`bubble_delay_ms` 400,
+ * give or take the machine) and not a rate limit's hold (a second or more). Bubbles are paced from
+ * when the previous one left, so a bubble the gateway read late shortens the next gap by as much
+ * (a full run saw 309 ms after a late bubble, other suites busy on both cores): each gap is only
+ * bounded well clear of no pacing at all, and the two together must span the pacing. Exact gaps
+ * are pinned in virtual time.
  */
 export function expectPacedNotShaped(arrivals: readonly Arrival[]): number[] {
   const [first, second, third] = arrivals.map((arrival) => arrival.at) as [number, number, number];
   const gaps = [second - first, third - second];
   for (const gap of gaps) {
-    expect(gap).toBeGreaterThanOrEqual(350);
+    expect(gap).toBeGreaterThanOrEqual(200);
     expect(gap).toBeLessThan(1_000);
   }
+  expect(third - first).toBeGreaterThanOrEqual(700);
   return gaps;
 }
