@@ -1,5 +1,5 @@
-import { Subscription, type SchedulerLike, type Subscriber, type Unsubscribable } from "rxjs";
-import type { LaneBatch } from "../../operators/dispatch/sessionLanes.js";
+import { Subscription, type SchedulerLike, type Unsubscribable } from "rxjs";
+import type { LaneBatch } from "../../operators/dispatch/laneQueue.js";
 import { isControlCommand } from "../../operators/ingress/controlCommand.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
@@ -39,14 +39,16 @@ export interface BatchSlots {
  * unreachable is attempted again after `deferMs` right here, its events still held: it keeps its
  * session's lane, so the session's later events cannot overtake it.
  *
- * One object per batch, with methods rather than closures per turn; `subscriber` is the batch's
- * stream (what `sessionLanes` subscribed to), completed after the last turn.
+ * One object per batch, with methods rather than closures per turn; `done` is told once, after
+ * the last turn, unless the batch is cancelled first (`unsubscribe`, the worker stopping).
  */
 export class BatchRun implements Unsubscribable {
   readonly #slots: BatchSlots;
   readonly #batch: LaneBatch<Intake>;
   readonly #laneKey: string;
-  readonly #lane: Subscriber<never>;
+  readonly #done: () => void;
+  /** Over: every turn ran, or the batch was cancelled. */
+  #closed = false;
   readonly #turns: (readonly Intake[])[];
   #next = 0;
   #looping = false;
@@ -59,24 +61,32 @@ export class BatchRun implements Unsubscribable {
   /** Turns finished so far: a step kept after its turn already finished would cancel the next one. */
   #turnNumber = 0;
 
-  constructor(slots: BatchSlots, batch: LaneBatch<Intake>, laneKey: string, lane: Subscriber<never>) {
+  constructor(slots: BatchSlots, batch: LaneBatch<Intake>, laneKey: string, done: () => void) {
     this.#slots = slots;
     this.#batch = batch;
     this.#laneKey = laneKey;
-    this.#lane = lane;
+    this.#done = done;
     this.#turns = turnsOf(batch.items);
-    // Cancelled with its lane (the worker stopping): what runs stops, and the turn no longer counts as running.
-    lane.add(this);
   }
 
-  /** Runs the turns; a loop, not recursion, so turns that finish synchronously do not grow the stack. */
-  run(): void {
+  /**
+   * Runs the turns; returns the batch itself while a turn still runs (what cancels it: the lane
+   * keeps it), `undefined` when every turn was over within the call.
+   */
+  start(): Unsubscribable | undefined {
+    this.#loop();
+    return this.#closed ? undefined : this;
+  }
+
+  /** A loop, not recursion, so turns that finish synchronously do not grow the stack. */
+  #loop(): void {
     if (this.#looping) return;
     this.#looping = true;
-    while (!this.#lane.closed) {
+    while (!this.#closed) {
       const items = this.#turns[this.#next];
       if (items === undefined) {
-        this.#lane.complete();
+        this.#closed = true;
+        this.#done();
         break;
       }
       this.#next += 1;
@@ -161,11 +171,12 @@ export class BatchRun implements Unsubscribable {
     this.#uncount();
     this.#turnNumber += 1;
     this.#finished = true;
-    if (!this.#looping) this.run();
+    if (!this.#looping) this.#loop();
   }
 
-  /** The lane's teardown (the batch itself, not a closure per batch): cancels what runs. */
+  /** Cancels what runs (the worker stopping): the turn no longer counts as running, and `done` is not told. */
   unsubscribe(): void {
+    this.#closed = true;
     this.#step?.unsubscribe();
     this.#step = undefined;
     this.#uncount();

@@ -1,9 +1,9 @@
-import { defer, filter, finalize, firstValueFrom, map, Observable, of, Subject, take, tap } from "rxjs";
+import { defer, filter, firstValueFrom, map, Observable, of, Subject, take, type Unsubscribable } from "rxjs";
 import { summaryLine } from "../../operators/dispatch/queuedPrompt.js";
 import { batchTokens } from "../../operators/dispatch/batchTokens.js";
 import { dispatchKey, type ProcessingMode } from "../../operators/dispatch/dispatchKey.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
-import { sessionLanes, type BatchBound, type LaneBatch } from "../../operators/dispatch/sessionLanes.js";
+import { LaneQueue, type BatchBound, type LaneBatch } from "../../operators/dispatch/laneQueue.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import type { Bus } from "../bus/bus.js";
@@ -51,8 +51,8 @@ export interface WorkerOptions {
 
 /**
  * The worker half: consumes the partitions it owns, runs one turn at a time per session key in
- * `sessionLanes` under `[queue] mode`, and acks each event after its turn's delivery finished.
- * A lane's batch is one stream (the lanes subscribe to it once); its turns run on callbacks, one
+ * its lanes (`LaneQueue`, the callback core of `sessionLanes`) under `[queue] mode`, and acks each
+ * event after its turn's delivery finished. A lane's batch and its turns run on callbacks, one
  * after another, so an event costs a few calls rather than a chain of streams.
  */
 export class Worker {
@@ -124,16 +124,17 @@ export class Worker {
     return this.#inFlight;
   }
 
-  /** The turn stream consumed, for as long as it is subscribed. */
+  /**
+   * The turn stream consumed, for as long as it is subscribed. Hand-written over the intake rather
+   * than piped through `sessionLanes`: an event is a few calls into the lanes (`LaneQueue`) and a
+   * batch runs on callbacks, with no stream or subscription of its own.
+   */
   run(): Observable<never> {
     const { queue } = this.#options.config;
     const { handler, logger } = this.#options;
     const instruments = this.#instruments;
-    return this.#intake.messages.pipe(
-      // Group history is kept, never a turn: it skips the lanes (it must not batch with, or interrupt, a turn).
-      filter((item) => !this.#keptAsHistory(item)),
-      tap(() => this.#queued(+1)),
-      sessionLanes((item) => this.#laneOf(item), (batch, key) => this.#batch(batch, key), {
+    return new Observable<never>((subscriber) => {
+      const lanes = new LaneQueue<Intake>((item) => this.#laneOf(item), (batch, key, done) => this.#batch(batch, key, done), {
         mode: queue.mode,
         quietMs: queue.debounce_ms,
         cap: queue.cap,
@@ -150,10 +151,28 @@ export class Worker {
         onInterrupt: (key) => handler?.interrupt?.(key),
         ...this.#bound(),
         scheduler: this.#options.bus.scheduler,
-      }),
-      // Whatever waited when consuming stopped is handed back to the bus: none waits here any more.
-      finalize(() => this.#queued(-this.#waiting)),
-    );
+      });
+      const intake = this.#intake.messages.subscribe({
+        next: (item) => {
+          // Group history is kept, never a turn: it skips the lanes (it must not batch with, or interrupt, a turn).
+          if (this.#keptAsHistory(item)) return;
+          this.#queued(+1);
+          try {
+            lanes.push(item);
+          } catch (err) {
+            subscriber.error(err);
+          }
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => lanes.end(() => subscriber.complete()),
+      });
+      return () => {
+        intake.unsubscribe();
+        lanes.close();
+        // Whatever waited when consuming stopped is handed back to the bus: none waits here any more.
+        this.#queued(-this.#waiting);
+      };
+    });
   }
 
   /**
@@ -217,10 +236,10 @@ export class Worker {
     return { bound: { items: gateway.max_buffered_messages, tokens: gateway.max_batch_tokens, tokensOf: (item) => batchTokens(item.message.data) } };
   }
 
-  /** A lane's batch: one stream, its turns on callbacks (`BatchRun`), which composition cannot express without a stream per turn. */
-  #batch(batch: LaneBatch<Intake>, laneKey: string): Observable<never> {
+  /** A lane's batch: its turns on callbacks (`BatchRun`), `done` once the last is over. */
+  #batch(batch: LaneBatch<Intake>, laneKey: string, done: () => void): Unsubscribable | undefined {
     this.#queued(-batch.items.length);
-    return new Observable<never>((subscriber) => new BatchRun(this.#slots, batch, laneKey, subscriber).run());
+    return new BatchRun(this.#slots, batch, laneKey, done).start();
   }
 
   #count(partition: number, delta: number): void {
