@@ -9,6 +9,7 @@ import type { TriageVerdict } from "../../operators/triage/triageVerdict.js";
 import { PoolWaitTimeoutError } from "../acp/errors.js";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
+import { LevelsWritten } from "../log/levelsWritten.js";
 import { noInstruments, type Instruments, type TurnOutcome } from "../metrics/instruments.js";
 import { StageError } from "../pipeline/errors.js";
 import type { Pipeline, StageObserver } from "../pipeline/pipeline.js";
@@ -41,6 +42,8 @@ export interface TurnRunOptions {
   readonly onSettled: (turn: SettledTurn) => void;
   /** What the turn counts (default: nothing). */
   readonly instruments?: Instruments;
+  /** What `logger` writes, kept by the worker (absent: asked of the logger per turn). */
+  readonly levels?: Pick<LevelsWritten, "debug" | "info" | "error">;
 }
 
 /** How a turn ended: its events settled (acked), or deferred — nothing settled, run it again later. */
@@ -100,7 +103,15 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   /** Under OpenAB batching; handed to the handler with the first value the stage lets through. */
   #batch: TurnBatch | undefined;
   readonly #key: string;
+  /**
+   * Whether anything reads the turn's times: real instruments, or a log line with `durationMs`
+   * (`error` is the least verbose of those). Otherwise the clock is not read for them (a read
+   * costs as much as the rest of an instant turn's bookkeeping).
+   */
+  readonly #timed: boolean;
+  /** When the turn started (bus clock), read when `#timed` or batching; 0 otherwise. */
   readonly #startedAt: number;
+  readonly #levels: Pick<LevelsWritten, "debug" | "info" | "error">;
   // Made only when a line is written or the handler asks: a pino child costs more than the rest of an instant turn.
   #child: Logger | undefined;
   #send: Send | undefined;
@@ -125,7 +136,9 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#shape = shape;
     this.#options = options;
     this.#done = done;
-    this.#startedAt = options.bus.scheduler.now();
+    this.#levels = options.levels ?? levelsNow(options.logger);
+    this.#timed = (options.instruments !== undefined && options.instruments !== noInstruments) || this.#levels.error;
+    this.#startedAt = this.#timed || shape.batch !== undefined ? options.bus.scheduler.now() : 0;
     const last = (messages[messages.length - 1] as DurableMessage<GatewayEvent>).data;
     if (shape.batch !== undefined) {
       const { laneKey, receivedAt } = shape.batch;
@@ -258,9 +271,10 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   /** One send of the turn acked: the first times the turn's first message, each further new message the gap since the last. */
   #counted(newMessage: boolean): void {
     const { instruments = noInstruments, bus } = this.#options;
-    const now = bus.scheduler.now();
-    if (this.#delivered === 0) instruments.firstMessage((now - (this.#shape.receivedAt ?? this.#startedAt)) / 1000);
     this.#delivered += 1;
+    if (instruments === noInstruments) return;
+    const now = bus.scheduler.now();
+    if (this.#delivered === 1) instruments.firstMessage((now - (this.#shape.receivedAt ?? this.#startedAt)) / 1000);
     if (!newMessage) return;
     if (this.#lastMessageAt !== undefined) instruments.bubbleGap((now - this.#lastMessageAt) / 1000);
     this.#lastMessageAt = now;
@@ -273,7 +287,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
 
   #triaged(event: GatewayEvent, verdict: TriageVerdict): void {
     // Checked first: the line's fields and the turn's child logger are more work than an instant turn.
-    if (this.#options.logger.isLevelEnabled("info")) {
+    if (this.#levels.info) {
       const fields = triageLogLine({ event, verdict });
       if (fields !== undefined) this.logger.info(fields, triageLogMessage(fields));
     }
@@ -288,12 +302,12 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   }
 
   #handle(event: GatewayEvent): void {
-    const { handler, logger } = this.#options;
+    const { handler } = this.#options;
     if (handler === undefined) {
       this.#end(false, new NoAgentError());
       return;
     }
-    if (logger.isLevelEnabled("debug")) this.logger.debug({ deliveryCount: this.#messages[0]?.deliveryCount, collected: this.#messages.length }, "turn started");
+    if (this.#levels.debug) this.logger.debug({ deliveryCount: this.#messages[0]?.deliveryCount, collected: this.#messages.length }, "turn started");
     let result: Observable<unknown>;
     this.#handled = true;
     const batch = this.#batch;
@@ -344,10 +358,12 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     const repeated = err instanceof AlreadyDeliveredError;
     const { event_id } = this.#event;
     this.#options.onSettled({ sessionKey: this.#key, event_id, ok: ok || repeated });
-    const durationMs = this.scheduler.now() - this.#startedAt;
+    const durationMs = this.#timed ? this.scheduler.now() - this.#startedAt : 0;
     this.#count(ok, repeated, durationMs);
-    if (ok) this.#options.logger.info({ sessionKey: this.#key, event_id, durationMs }, "turn complete");
-    else if (repeated) this.logger.info({ reason: "already_delivered", deliveryCount: this.#messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
+    if (ok) {
+      // Its fields are built only when the line is written: it is the one line of every turn.
+      if (this.#levels.info) this.#options.logger.info({ sessionKey: this.#key, event_id, durationMs }, "turn complete");
+    } else if (repeated) this.logger.info({ reason: "already_delivered", deliveryCount: this.#messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
     else this.logger.error({ reason: failureReason(err), err, durationMs }, "turn failed");
     this.#done("settled");
   }
@@ -367,6 +383,11 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
 function countTurn(instruments: Instruments, events: number, fate: "turn" | "duplicate" | "suppressed" | "dropped", outcome: TurnOutcome, durationMs: number): void {
   instruments.events(fate, events);
   if (fate === "turn") instruments.turnSettled(outcome, durationMs / 1000);
+}
+
+/** What `logger` writes now, for a turn run without the worker's `LevelsWritten`. */
+function levelsNow(logger: Logger): Pick<LevelsWritten, "debug" | "info" | "error"> {
+  return { debug: logger.isLevelEnabled("debug"), info: logger.isLevelEnabled("info"), error: logger.isLevelEnabled("error") };
 }
 
 function failureReason(err: unknown): string {

@@ -9,6 +9,7 @@ import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
+import { LevelsWritten } from "../log/levelsWritten.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { Send } from "../pipeline/send.js";
@@ -62,6 +63,8 @@ export class Worker {
   /** `[gateway] message_processing_mode`: what a lane is, and whether its batches are OpenAB's. */
   readonly #processing: ProcessingMode;
   readonly #instruments: Instruments;
+  /** What the logger writes: turns build a line's fields only for a line that is written. */
+  readonly #levels: LevelsWritten;
   /** Events in the lanes that have not started their turn (the `queued_events` gauge's share of this worker). */
   #waiting = 0;
   /** Turns running right now. */
@@ -83,6 +86,7 @@ export class Worker {
     this.#processing = options.config.gateway?.message_processing_mode ?? "per-message";
     this.#intake = new PartitionIntake<GatewayEvent>({ bus: options.bus, subjects: options.subjects, ownership: options.ownership, logger: options.logger });
     this.#instruments = options.instruments ?? noInstruments;
+    this.#levels = new LevelsWritten(options.logger);
     const turn: TurnRunOptions = {
       instruments: this.#instruments,
       bus: options.bus,
@@ -96,6 +100,7 @@ export class Worker {
       // Triage's options built once, on the bus clock, not per proactive event.
       ...(options.triage === undefined ? {} : { triage: { ...options.triage, scheduler: options.bus.scheduler } }),
       retryInMs: deferMs,
+      levels: this.#levels,
       onSettled: (settled) => {
         if (this.#settled.observed) this.#settled.next(settled);
       },
@@ -205,6 +210,7 @@ export class Worker {
 
   /** No further turns are reported; call when the broker has stopped. */
   close(): void {
+    this.#levels.close();
     this.#settled.complete();
   }
 
