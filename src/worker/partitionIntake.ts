@@ -9,7 +9,10 @@ export interface IntakeMessage<T> {
   readonly partition: number;
   /** Which subscription of the partition delivered it; a partition given up and taken again gets a new epoch. */
   readonly epoch: number;
-  /** When this worker took it from the bus (bus clock, ms): how long it then waited for its turn. */
+  /**
+   * When this worker took it from the bus (bus clock, ms): how long it then waited for its turn.
+   * 0 when the intake was told nothing reads it (`stampReceipt: false`).
+   */
   readonly receivedAt: number;
 }
 
@@ -19,6 +22,8 @@ export interface PartitionIntakeOptions {
   /** The partitions this worker may consume, as they change (current value first). */
   readonly ownership: Observable<ReadonlySet<number>>;
   readonly logger: Logger;
+  /** Whether to read the clock for each message's `receivedAt` (default true). */
+  readonly stampReceipt?: boolean;
 }
 
 const maxRetryDelayMs = 30_000;
@@ -59,6 +64,8 @@ export class PartitionIntake<T> {
    * subscriber exists before the first consumer can deliver.
    */
   readonly messages: Observable<IntakeMessage<T>> = new Observable<IntakeMessage<T>>((subscriber) => {
+    const { scheduler } = this.#options.bus;
+    const stamp = this.#options.stampReceipt ?? true;
     const consumers = new Map<number, Subscription>();
     const stop = (partition: number) => {
       consumers.get(partition)?.unsubscribe();
@@ -76,7 +83,7 @@ export class PartitionIntake<T> {
           partition,
           this.#takeover(partition)
             .pipe(concatMap(() => this.#consume(partition)))
-            .subscribe((message) => subscriber.next({ message, partition, epoch, receivedAt: this.#options.bus.scheduler.now() })),
+            .subscribe((message) => subscriber.next({ message, partition, epoch, receivedAt: stamp ? scheduler.now() : 0 })),
         );
       }
     });

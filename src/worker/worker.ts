@@ -84,8 +84,15 @@ export class Worker {
   constructor(options: WorkerOptions) {
     this.#options = options;
     this.#processing = options.config.gateway?.message_processing_mode ?? "per-message";
-    this.#intake = new PartitionIntake<GatewayEvent>({ bus: options.bus, subjects: options.subjects, ownership: options.ownership, logger: options.logger });
     this.#instruments = options.instruments ?? noInstruments;
+    this.#intake = new PartitionIntake<GatewayEvent>({
+      bus: options.bus,
+      subjects: options.subjects,
+      ownership: options.ownership,
+      logger: options.logger,
+      // When an event arrived is read by the instruments (time to first message) and by OpenAB's batches (their waits).
+      stampReceipt: this.#instruments !== noInstruments || this.#processing !== "per-message",
+    });
     this.#levels = new LevelsWritten(options.logger);
     const turn: TurnRunOptions = {
       instruments: this.#instruments,
