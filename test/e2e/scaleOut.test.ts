@@ -108,6 +108,12 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
 
       const reruns = cluster.logged("interrupted turn re-run");
       expect(reruns.length).toBeGreaterThan(0);
+      // On a loaded machine a survivor's slow turn can outlive its message's ack wait, so another
+      // worker re-runs it too, and whichever of the two sends second finds the turn complete and
+      // sends nothing (`completed turn not repeated`): then the marker is the other run's, if any.
+      // Seen under load, here and before this change: a marked re-run with no marker, and two
+      // re-runs of one event, one refused. Without that race a marked re-run shows exactly one.
+      const notRepeated = new Set(cluster.logged("completed turn not repeated").map((line) => line.event_id));
       for (const event of events) {
         const texts = bubblesOf(cluster, String(event.event_id));
         const rerun = reruns.some((line) => line.event_id === event.event_id);
@@ -120,7 +126,8 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
         expect(texts.length).toBeLessThanOrEqual(6);
         const marked = texts.filter((text) => text.startsWith("♻️ Recovered reply"));
         const interrupted = reruns.find((line) => line.event_id === event.event_id);
-        expect(marked).toHaveLength(interrupted?.marked === true ? 1 : 0);
+        expect(marked.length).toBeLessThanOrEqual(1);
+        if (!notRepeated.has(event.event_id)) expect(marked).toHaveLength(interrupted?.marked === true ? 1 : 0);
       }
     },
     180_000,
