@@ -17,7 +17,11 @@ export interface AgentBrokerOptions {
   readonly nats?: { readonly url: string; readonly prefix: string };
   /** `[pool] max_sessions` (default 16). */
   readonly maxSessions?: number;
-  /** `[rate_limits]` (default: the built-in defaults). */
+  /**
+   * `[rate_limits]`. Default: telegram's (the platform every benchmark event names) turned off —
+   * these benchmarks measure the broker, and Telegram's 1 message a second per chat would measure
+   * the limit instead (the `shaping` benchmark measures what limits cost, with its own).
+   */
   readonly rateLimits?: RateLimitsInput;
   /** `[gateway]` keys (default: allow every user and channel). */
   readonly gateway?: { readonly url: string } & Record<string, unknown>;
@@ -28,10 +32,13 @@ export interface AgentBroker {
   stop(): Promise<void>;
 }
 
+const unlimited: RateLimitsInput = { telegram: { enabled: false } };
+
 /**
  * A broker whose turns run on the default turn handler — the ACP session pool, with the stamp
  * agent as the agent process — in the `[delivery]` mode given; role "all" on the embedded bus, or
- * over NATS.
+ * over NATS. Status reactions are off and, unless `rateLimits` says otherwise, so are telegram's
+ * send limits: what arrives at the gateway is the agent's messages, as fast as the broker sends them.
  */
 export async function startAgentBroker(options: AgentBrokerOptions): Promise<AgentBroker> {
   const dir = mkdtempSync(join(tmpdir(), "turnstream-bench-"));
@@ -42,7 +49,9 @@ export async function startAgentBroker(options: AgentBrokerOptions): Promise<Age
       pool: { state_dir: dir, max_sessions: options.maxSessions ?? 16, shutdown_grace_secs: 1 },
       delivery: options.delivery,
       queue: { mode: "followup", debounce_ms: 0 },
-      ...(options.rateLimits === undefined ? {} : { rate_limits: options.rateLimits }),
+      rate_limits: options.rateLimits ?? unlimited,
+      // Status reactions are frames of their own at the gateway: the benchmarks count and time bubbles.
+      reactions: { enabled: false },
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: 3 } }),
     },
     logger: createLogger({ level: "silent" }),
