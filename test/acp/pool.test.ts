@@ -171,7 +171,8 @@ describe("SessionPool (real agent processes)", () => {
     const pid = Number(events().find((line) => line.startsWith("start "))?.split(" ")[1]);
     process.kill(pid, "SIGKILL");
     await eventually(() => !isRunning(pid));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The pool learns of the death from the child's exit event, which a loaded machine delivers late (50 ms was not always enough).
+    expect(await eventually(() => records.some((r) => r.msg === "agent exited" && r.agentPid === pid))).toBe(true);
     await pool.sweep();
     expect(records.find((r) => r.msg === "session dropped")).toMatchObject({ sessionKey: "a", reason: "agent_dead" });
     expect((await turn(pool, "a")).events[0]).toEqual({ type: "session_reset" });
