@@ -12,9 +12,7 @@ export class LevelsWritten {
   error = false;
   readonly #logger: Logger;
   readonly #read = (): void => {
-    this.debug = this.#logger.isLevelEnabled("debug");
-    this.info = this.#logger.isLevelEnabled("info");
-    this.error = this.#logger.isLevelEnabled("error");
+    ({ debug: this.debug, info: this.info, error: this.error } = levelsOf(this.#logger));
   };
 
   constructor(logger: Logger) {
@@ -26,4 +24,9 @@ export class LevelsWritten {
   close(): void {
     this.#logger.off("level-change", this.#read);
   }
+}
+
+/** Which of those levels `logger` writes now: a snapshot, for code without a `LevelsWritten` to follow changes. */
+export function levelsOf(logger: Logger): Pick<LevelsWritten, "debug" | "info" | "error"> {
+  return { debug: logger.isLevelEnabled("debug"), info: logger.isLevelEnabled("info"), error: logger.isLevelEnabled("error") };
 }

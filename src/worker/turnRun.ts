@@ -9,7 +9,7 @@ import type { TriageVerdict } from "../../operators/triage/triageVerdict.js";
 import { PoolWaitTimeoutError } from "../acp/errors.js";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
-import { LevelsWritten } from "../log/levelsWritten.js";
+import { levelsOf, type LevelsWritten } from "../log/levelsWritten.js";
 import { noInstruments, type Instruments, type TurnOutcome } from "../metrics/instruments.js";
 import { StageError } from "../pipeline/errors.js";
 import type { Pipeline, StageObserver } from "../pipeline/pipeline.js";
@@ -136,7 +136,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#shape = shape;
     this.#options = options;
     this.#done = done;
-    this.#levels = options.levels ?? levelsNow(options.logger);
+    this.#levels = options.levels ?? levelsOf(options.logger);
     this.#timed = (options.instruments !== undefined && options.instruments !== noInstruments) || this.#levels.error;
     this.#startedAt = this.#timed || shape.batch !== undefined ? options.bus.scheduler.now() : 0;
     const last = (messages[messages.length - 1] as DurableMessage<GatewayEvent>).data;
@@ -383,11 +383,6 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
 function countTurn(instruments: Instruments, events: number, fate: "turn" | "duplicate" | "suppressed" | "dropped", outcome: TurnOutcome, durationMs: number): void {
   instruments.events(fate, events);
   if (fate === "turn") instruments.turnSettled(outcome, durationMs / 1000);
-}
-
-/** What `logger` writes now, for a turn run without the worker's `LevelsWritten`. */
-function levelsNow(logger: Logger): Pick<LevelsWritten, "debug" | "info" | "error"> {
-  return { debug: logger.isLevelEnabled("debug"), info: logger.isLevelEnabled("info"), error: logger.isLevelEnabled("error") };
 }
 
 function failureReason(err: unknown): string {
