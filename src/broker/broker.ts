@@ -11,6 +11,8 @@ import { subjects, type Subjects } from "../wire/index.js";
 import { runEdge, type Edge } from "../gateway/edge.js";
 import { allPartitions, Worker } from "../worker/worker.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
+import { messageKind } from "../metrics/metricLabels.js";
+import { LevelsWritten } from "../log/levelsWritten.js";
 import { EventLoopHealth } from "../metrics/eventLoopHealth.js";
 import { MetricsServer } from "../metrics/metricsServer.js";
 import { readiness, type BrokerPhase, type Readiness } from "../metrics/readiness.js";
@@ -26,6 +28,8 @@ import { queueEvent, type QueueEventOptions, type QueueOutcome } from "./queueEv
 export type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
 
 const sendMarginMs = 5_000;
+/** Logged at debug as each attempt of a send leaves a worker for the gateway. */
+export const SEND_LEAVING_LOG = "message leaving for the gateway";
 /** Further requests for a send nobody answered, on a shared bus. */
 const sendRetries = 3;
 /** How long queueing keeps retrying an event while the bus is unreachable (a NATS restart, say). */
@@ -56,6 +60,8 @@ export class Broker {
   readonly #send: Send;
   readonly #worker: Worker | undefined;
   readonly #instruments: Instruments;
+  /** What the logger writes: a send's debug line is built only when it is written. */
+  readonly #levels: LevelsWritten;
   /** `/metrics`, `/healthz`, `/readyz` on `[metrics] listen`, when `[metrics]` is enabled. */
   readonly #metricsServer: MetricsServer | undefined;
   /** An edge runs no turns: its `settledTurns` only completes, when it stops. */
@@ -77,6 +83,7 @@ export class Broker {
     this.role = parts.role;
     this.#subjects = subjects(parts.config.bus.prefix);
     this.#instruments = parts.metrics ?? noInstruments;
+    this.#levels = new LevelsWritten(parts.logger);
     const shaper = parts.role === "edge" ? undefined : this.#sendShaper(parts);
     this.#send = createSender({
       bus: parts.bus,
@@ -90,6 +97,10 @@ export class Broker {
       retryBudgetMs: parts.config.pool.prompt_hard_timeout_secs * 1000,
       onRetry: ({ message, error, waitMs, attempt }) =>
         this.logger.warn({ reason: "retry_later", code: error.code, platform: message.platform, retryAfterMs: waitMs, attempt }, "gateway asked to send later; sending again"),
+      // Each send as it leaves, for tracing pacing and rate limits: its fields are built only when written.
+      onAttempt: (message, attempt) => {
+        if (this.#levels.debug) this.logger.debug({ platform: message.platform, channel: message.channel.id, kind: messageKind(message.command), attempt }, SEND_LEAVING_LOG);
+      },
       // A worker's sends wait for their platform's rate limits.
       ...(shaper === undefined ? {} : { shaper }),
     });
@@ -360,6 +371,7 @@ export class Broker {
     this.#state = "stopped";
     await this.#metricsServer?.close();
     worker?.close();
+    this.#levels.close();
     this.#noTurns.complete();
     const result = { finished: running - abandoned, abandoned };
     this.logger.info(result, "broker stopped");

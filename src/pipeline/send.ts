@@ -33,6 +33,11 @@ export interface SenderOptions {
   /** Told each time a refused message will be asked again, after `waitMs` (the broker logs it). */
   readonly onRetry?: (retry: SendRetry) => void;
   /**
+   * Told as each attempt of a message leaves for the gateway — after its rate-limit wait, when its
+   * limits were met — with the attempt's number from 1 (the broker logs it at debug).
+   */
+  readonly onAttempt?: (message: OutboundMessage, attempt: number) => void;
+  /**
    * Holds each message (after `beforeSend`) until its platform's rate limits let it go
    * (`[rate_limits]`), and learns from the gateway's "try again later". Absent: none.
    */
@@ -131,6 +136,7 @@ class MessageSend {
   #attempt(): void {
     this.#attempts += 1;
     this.#departing?.();
+    this.#options.onAttempt?.(this.#message, this.#attempts);
     const { bus, subjects, timeoutMs } = this.#options;
     const headers = { [SEND_ID_HEADER]: randomUUID() };
     let over = false;

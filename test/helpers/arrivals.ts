@@ -22,8 +22,8 @@ export function recordArrivals(gateway: DevGateway): Arrival[] {
   return arrivals;
 }
 
-/** The most arrivals any window `[t, t + ms)` holds. */
-export function busiestWindow(arrivals: readonly Arrival[], ms: number): number {
+/** The most arrivals (or departures) any window `[t, t + ms)` holds. */
+export function busiestWindow(arrivals: readonly { readonly at: number }[], ms: number): number {
   const times = arrivals.map((arrival) => arrival.at).sort((a, b) => a - b);
   let most = 0;
   for (let first = 0, last = 0; first < times.length; first++) {
@@ -40,8 +40,8 @@ export function textsByConversation(arrivals: readonly Arrival[]): Map<string, s
   return texts;
 }
 
-/** The shortest time between two consecutive arrivals in one conversation (Infinity if none has two). */
-export function closestGap(arrivals: readonly Arrival[]): number {
+/** The shortest time between two consecutive arrivals (or departures) in one conversation (Infinity if none has two). */
+export function closestGap(arrivals: readonly { readonly channel: string; readonly at: number }[]): number {
   const last = new Map<string, number>();
   let closest = Infinity;
   for (const { channel, at } of arrivals) {
@@ -74,4 +74,50 @@ export function expectPacedNotShaped(arrivals: readonly Arrival[]): number[] {
   }
   expect(third - first).toBeGreaterThanOrEqual(700);
   return gaps;
+}
+
+/** One message as it left a worker for the gateway: its conversation and the time of its debug line. */
+export interface Departure {
+  readonly channel: string;
+  readonly at: number;
+}
+
+/**
+ * Every message the members' logs show leaving for the gateway (`message leaving for the
+ * gateway`, logged at debug: start the cluster with `logLevel: "debug"`), in time order: the
+ * departures the rate limits shape, timed where they are decided rather than where they arrive.
+ */
+export function departuresOf(members: readonly { readonly logs: readonly Record<string, unknown>[] }[]): Departure[] {
+  return members
+    .flatMap((member) => member.logs)
+    .filter((line) => line.msg === "message leaving for the gateway" && line.kind === "message")
+    .map((line) => ({ channel: String(line.channel), at: Number(line.time) }))
+    .sort((a, b) => a.at - b.at);
+}
+
+/**
+ * How much the trip from a worker to the gateway's reader varied across the run: the longest
+ * trip less the shortest, each message's trip its arrival less its departure (a conversation's
+ * messages keep their order, so its k-th arrival is its k-th departure). On two loaded cores a
+ * process scheduled late stretches one trip; a window at the gateway is only as exact as this.
+ */
+export function tripSpread(departures: readonly Departure[], arrivals: readonly Arrival[]): number {
+  const left = new Map<string, number[]>();
+  for (const { channel, at } of departures) {
+    const times = left.get(channel);
+    if (times === undefined) left.set(channel, [at]);
+    else times.push(at);
+  }
+  const seen = new Map<string, number>();
+  let shortest = Infinity;
+  let longest = -Infinity;
+  for (const { channel, at } of arrivals) {
+    const index = seen.get(channel) ?? 0;
+    seen.set(channel, index + 1);
+    const departed = left.get(channel)?.[index];
+    if (departed === undefined) throw new Error(`an arrival in ${channel} that no departure matches`);
+    shortest = Math.min(shortest, at - departed);
+    longest = Math.max(longest, at - departed);
+  }
+  return arrivals.length === 0 ? 0 : longest - shortest;
 }

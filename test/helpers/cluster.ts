@@ -37,6 +37,8 @@ export interface ClusterOptions {
   readonly agentEnv?: Record<string, string>;
   /** The agent script the workers run; default the scripted agent. */
   readonly agentScript?: string;
+  /** Every member's log level; default `info`. */
+  readonly logLevel?: "info" | "debug";
 }
 
 /**
@@ -77,7 +79,7 @@ export class Cluster {
   async add(role: MemberRole, name = `${role}-${this.members.length + 1}`): Promise<Member> {
     const file = join(this.#dir.dir, `${name}-${++this.#configs}.toml`);
     writeFileSync(file, stringify(this.#config(name)));
-    const spawned = spawnLogged(["run", "--role", role, "--config", file], { env: { LOG_LEVEL: "info" } });
+    const spawned = spawnLogged(["run", "--role", role, "--config", file], { env: { LOG_LEVEL: this.#options.logLevel ?? "info" } });
     const { child, logs } = spawned;
     const exited = spawned.exited.then(({ code }) => code);
     const member: Member = {
@@ -141,7 +143,7 @@ export class Cluster {
         env: { AGENT_EVENTS_FILE: this.#dir.eventsFile, ...agentEnv },
       },
       pool: { state_dir: join(this.#dir.dir, `state-${name}`), ...(config.pool as object | undefined) },
-      log: { level: "info" },
+      log: { level: this.#options.logLevel ?? "info" },
     };
   }
 }

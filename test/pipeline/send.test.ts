@@ -505,17 +505,24 @@ describe("createSender: a gateway's 'try again later' (virtual time)", () => {
     return (): SendReply => (++asked <= refusals ? refusal : posted());
   };
 
-  it("waits retryAfterMs and asks again with a fresh send id; the receipt comes after the wait, the retry is counted and told", () => {
+  it("waits retryAfterMs and asks again with a fresh send id; the receipt comes after the wait, the retry is counted and told, each attempt told as it leaves", () => {
     const scheduler = testScheduler();
     const requests: Headers[] = [];
     const told: SendRetry[] = [];
+    const attempts: [string, number, number][] = [];
     const { instruments, calls } = recordingInstruments();
     scheduler.run(({ expectObservable }) => {
       const bus = new MemoryBus({ scheduler });
       edge(bus, refusing(2, later(1_500)), requests).subscribe();
-      const send = sender(bus, { retryBudgetMs: 10_000, instruments, onRetry: (retry) => told.push(retry) });
+      const onAttempt = (left: OutboundMessage, attempt: number) => attempts.push([left.content.text, attempt, scheduler.now()]);
+      const send = sender(bus, { retryBudgetMs: 10_000, instruments, onRetry: (retry) => told.push(retry), onAttempt });
       expectObservable(send(message)).toBe("3000ms (r|)", { r: { messageId: "m1" } });
     });
+    expect(attempts).toEqual([
+      [message.content.text, 1, 0],
+      [message.content.text, 2, 1_500],
+      [message.content.text, 3, 3_000],
+    ]);
     expect(requests).toHaveLength(3);
     expect(new Set(requests.map((headers) => headers[SEND_ID_HEADER])).size).toBe(3);
     expect(told.map(({ waitMs, attempt, error }) => [waitMs, attempt, error.code])).toEqual([
