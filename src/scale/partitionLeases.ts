@@ -10,7 +10,7 @@ export interface PartitionLeasesOptions {
   /** This worker's id: one KV key token (letters, digits, `_`, `-`, `=`), unique among workers. */
   readonly workerId: string;
   readonly partitions: number;
-  /** The bucket's TTL. Leases renew every third of it and count as lost locally after half of it. */
+  /** The bucket's TTL. Leases renew every quarter of it and count as lost locally after half of it. */
   readonly ttlMs: number;
   readonly logger: Logger;
   /** Stops consuming a partition and resolves once its running turns finished; awaited before a release. */
@@ -36,7 +36,7 @@ interface Release {
 /**
  * The partitions this worker may consume, held as leases in a NATS KV bucket (architecture §4):
  * `create` acquires, `update` at the held revision renews, the bucket TTL expires a dead worker's
- * leases. Every third of the TTL a tick renews, reads the table, and follows `leasePlan` towards an
+ * leases. Every quarter of the TTL a tick renews, reads the table, and follows `leasePlan` towards an
  * even split over the workers present. A lease not renewed within half the TTL leaves `owned` at
  * once, so this worker stops before any other can acquire it.
  */
@@ -98,7 +98,11 @@ export class PartitionLeases {
   start(): void {
     if (this.#phase !== "idle") return;
     this.#phase = "joining";
-    this.#ticks = interval(this.#ttlMs / 3, this.#scheduler).subscribe(() => this.#trigger());
+    // A quarter, so a renew may be late by a quarter of the TTL (an event loop or a server busy
+    // under load) before the lease is dropped at half of it. At a third, a renew answered more
+    // than 1.7 s late (the default 10 s TTL) lost leases in full test runs with both cores busy,
+    // and the partitions' turns moved mid-way.
+    this.#ticks = interval(this.#ttlMs / 4, this.#scheduler).subscribe(() => this.#trigger());
     this.#trigger();
   }
 

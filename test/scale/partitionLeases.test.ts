@@ -4,9 +4,9 @@ import { PartitionLeases, type PartitionLeasesOptions } from "../../src/scale/pa
 import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
 import { FakeLeaseBucket } from "./fakeLeaseBucket.js";
 
-// Lease logic in virtual time over an in-memory bucket: exact deadlines, no sockets. TTL 3 s, so a
-// tick every 1 s and the local deadline 1.5 s after a renew was sent.
-const TTL = 3_000;
+// Lease logic in virtual time over an in-memory bucket: exact deadlines, no sockets. TTL 4 s, so a
+// tick every 1 s and the local deadline 2 s after a renew was sent.
+const TTL = 4_000;
 
 interface Rig {
   scheduler: VirtualTimeScheduler;
@@ -65,7 +65,7 @@ describe("PartitionLeases (virtual time, in-memory bucket)", () => {
     ]);
   });
 
-  it("renews every third of the TTL, so its leases outlive the TTL many times over", async () => {
+  it("renews every quarter of the TTL, so its leases outlive the TTL many times over", async () => {
     const { records, advance, worker } = rig();
     const a = worker("a");
     a.leases.start();
@@ -81,9 +81,9 @@ describe("PartitionLeases (virtual time, in-memory bucket)", () => {
     a.leases.start();
     await advance(1_500); // acquired by the tick at 1000 (renewedAt 1000)
     bucket.down = true;
-    await advance(999); // t = 2499: the renew sent at 2000 hangs; still inside the deadline
+    await advance(1_499); // t = 2999: the renew sent at 2000 hangs; still inside the deadline
     expect(a.owned()).toEqual([0, 1, 2, 3]);
-    await advance(1); // t = 2500 = 1000 + TTL/2: dropped without waiting for NATS
+    await advance(1); // t = 3000 = 1000 + TTL/2: dropped without waiting for NATS
     expect(a.owned()).toEqual([]);
     expect(messages(records, "partition lease lost").map((r) => [r.partition, r.reason])).toEqual([
       [0, "renew_overdue"],
@@ -92,10 +92,10 @@ describe("PartitionLeases (virtual time, in-memory bucket)", () => {
       [3, "renew_overdue"],
     ]);
 
-    await advance(1_000); // t = 3500: the hung tick timed out at 3000
+    await advance(1_000); // t = 4000: the hung tick timed out at 3333 (a third of the TTL)
     expect(messages(records, "partition lease tick failed")[0]).toMatchObject({ workerId: "a", reason: "timeout" });
 
-    bucket.down = false; // the old leases aged out at 4000; later ticks take them again
+    bucket.down = false; // the old leases age out at 5000; later ticks take them again
     await advance(3_000);
     expect(a.owned()).toEqual([0, 1, 2, 3]);
   });
@@ -109,7 +109,7 @@ describe("PartitionLeases (virtual time, in-memory bucket)", () => {
     await advance(1_000);
     expect(a.owned()).toEqual([0, 1, 3]);
     expect(messages(records, "partition lease lost")).toEqual([expect.objectContaining({ partition: 2, workerId: "a", reason: "conflict" })]);
-    await advance(1_000); // the intruder's entry lives until 4500
+    await advance(1_000); // the intruder's entry lives until 5500
     expect(a.owned()).toEqual([0, 1, 3]);
   });
 
