@@ -224,10 +224,15 @@ describe.skipIf(!available)("scale-out over NATS: edges, partitioned workers, sh
       }
     }
     expect(ok).toBe(true);
-    // A turn whose completion could not be recorded before the server went away may run again — marked, never silently.
+    // A turn whose completion could not be recorded before the server went away may run again —
+    // marked, never silently: at most one reply per event without the marker. Not "every later one
+    // marked": the first run's reply, its send retried across the restart, may reach the gateway
+    // after the marked re-run's (order across a redelivery is not promised, docs/scaling.md).
     const counts = new Map<string, string[]>();
     for (const reply of cluster.replies) counts.set(reply.reply_to, [...(counts.get(reply.reply_to) ?? []), reply.content.text]);
-    for (const [, texts] of counts) if (texts.length > 1) expect(texts.slice(1).every((text) => text.startsWith("♻️ Recovered reply"))).toBe(true);
+    const story = (id: string) => cluster.members.flatMap((m) => m.logs.filter((l) => l.event_id === id).map((l) => `${m.name} ${String(l.time)} ${String(l.msg)} ${String(l.reason)}`));
+    const silent = [...counts].filter(([, texts]) => texts.filter((text) => !text.startsWith(RECOVERED_REPLY_MARKER)).length > 1);
+    expect(silent.map(([id, texts]) => ({ id, texts, story: story(id) }))).toEqual([]);
   }, 180_000);
 });
 
