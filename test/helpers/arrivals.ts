@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { SEND_LEAVING_LOG } from "../../src/broker/broker.js";
 import type { DevGateway } from "../../src/devgateway/devGateway.js";
 
 /** One message frame as it reached the gateway: its conversation, its text, and `Date.now()` then. */
@@ -83,14 +84,14 @@ export interface Departure {
 }
 
 /**
- * Every message the members' logs show leaving for the gateway (`message leaving for the
- * gateway`, logged at debug: start the cluster with `logLevel: "debug"`), in time order: the
+ * Every message the members' logs show leaving for the gateway (`SEND_LEAVING_LOG`, logged at
+ * debug: start the cluster with `logLevel: "debug"`), in time order: the
  * departures the rate limits shape, timed where they are decided rather than where they arrive.
  */
 export function departuresOf(members: readonly { readonly logs: readonly Record<string, unknown>[] }[]): Departure[] {
   return members
     .flatMap((member) => member.logs)
-    .filter((line) => line.msg === "message leaving for the gateway" && line.kind === "message")
+    .filter((line) => line.msg === SEND_LEAVING_LOG && line.kind === "message")
     .map((line) => ({ channel: String(line.channel), at: Number(line.time) }))
     .sort((a, b) => a.at - b.at);
 }
