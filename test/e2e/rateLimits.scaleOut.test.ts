@@ -1,35 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { busiestWindow, closestGap, departuresOf, expectPacedNotShaped, recordArrivals, spreadOf, tripSpread, type Arrival, type Departure } from "../helpers/arrivals.js";
+import { busiestWindow, closestGap, DEPARTURE_GAP_MS, expectPacedNotShaped, measureLimits, recordArrivals, SECOND, SECOND_LESS_SLACK, spreadOf } from "../helpers/arrivals.js";
 import { answerChats, chatsConfig } from "../helpers/chats.js";
 import { heldPartitions as held, useNatsCluster, type Cluster, type Member } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until } from "../helpers/stack.js";
 
 // The per-bot limit is the deployment's: workers on one nats-server take their tokens from the
-// shared `<prefix>_rates` KV bucket, so together they stay within it, measured at the gateway as
-// each frame arrives. `turnstream run` processes (an edge, workers), the real dev gateway in the
+// shared `<prefix>_rates` KV bucket, so together they stay within it — measured where the workers
+// decide each send (their debug lines) and at the gateway as each frame arrives. `turnstream run` processes (an edge, workers), the real dev gateway in the
 // test's process, the scripted agent. One process on the embedded bus: rateLimits.test.ts.
 
 const available = natsServerAvailable();
-
-/**
- * Measured where the workers decide them (their `message leaving for the gateway` debug lines),
- * sends keep the limits exactly: no second holds more than the per-bot limit (the bucket holds it
- * as that many per 1.1 s, each send at most 25 ms late), and one chat's two messages leave at least
- * a second apart (log times are whole milliseconds, so 998 ms at the least).
- */
-const SECOND = 1_000;
-const DEPARTURE_GAP_MS = 998;
-
-/**
- * At the gateway the same holds while the trips from the workers differ by no more than the
- * per-bot margin allows for (three margins of 25 ms, delivery.md "The three buckets"), with 20 ms
- * of slack for reading the frames. A trip is one process after another on two cores other suites
- * keep busy, and a full run saw one stretched past that: the window at the gateway narrows by as
- * much as the trips differed beyond it, and the least gap by as much as they differed at all.
- */
-const PATH_ALLOWANCE_MS = 75;
-const SECOND_LESS_SLACK = 980;
 
 describe.skipIf(!available)("outbound rate limits across workers on NATS", () => {
   const nats = useNatsCluster();
@@ -69,7 +50,7 @@ describe.skipIf(!available)("outbound rate limits across workers on NATS", () =>
     const arrivals = recordArrivals(c.gateway);
     await answerChats(c, arrivals, 40, 40_000);
     const turns = expectEveryWorkerSent(c, workers);
-    const { departures, trips, window } = await measured(workers, arrivals);
+    const { departures, trips, window } = await measureLimits(workers, arrivals);
     report("defaults, 40 chats", { turns, busiestDeparted: busiestWindow(departures, SECOND), busiestArrived: busiestWindow(arrivals, window), window, trips, spread: spreadOf(arrivals) });
     expect(busiestWindow(departures, SECOND)).toBeLessThanOrEqual(30);
     expect(busiestWindow(arrivals, window)).toBeLessThanOrEqual(30);
@@ -82,7 +63,7 @@ describe.skipIf(!available)("outbound rate limits across workers on NATS", () =>
     // 90 messages at 10 a second: 8 s at the least.
     await answerChats(c, arrivals, 30, 40_000);
     const turns = expectEveryWorkerSent(c, workers);
-    const { departures, trips, window } = await measured(workers, arrivals);
+    const { departures, trips, window } = await measureLimits(workers, arrivals);
     report("per_bot 10/s", { turns, busiestDeparted: busiestWindow(departures, SECOND), busiestArrived: busiestWindow(arrivals, window), window, trips, closestDeparted: closestGap(departures), closestArrived: closestGap(arrivals), spread: spreadOf(arrivals) });
     expect(busiestWindow(departures, SECOND)).toBeLessThanOrEqual(10);
     expect(closestGap(departures)).toBeGreaterThanOrEqual(DEPARTURE_GAP_MS);
@@ -91,20 +72,6 @@ describe.skipIf(!available)("outbound rate limits across workers on NATS", () =>
     expect(spreadOf(arrivals)).toBeGreaterThanOrEqual(8 * SECOND_LESS_SLACK);
   }, 60_000);
 });
-
-/**
- * The workers' departures, how much the trips to the gateway differed (`trips`), and the window
- * in which the arrivals must keep the per-bot limit: a second less the reading slack, narrowed
- * by however much the trips differed beyond the margin's allowance.
- */
-async function measured(workers: readonly Member[], arrivals: readonly Arrival[]): Promise<{ departures: Departure[]; trips: number; window: number }> {
-  // A worker's log line may reach the test after its message reached the gateway.
-  await until(() => departuresOf(workers).length >= arrivals.length, 5_000);
-  const departures = departuresOf(workers);
-  expect(departures).toHaveLength(arrivals.length);
-  const trips = tripSpread(departures, arrivals);
-  return { departures, trips, window: Math.min(SECOND_LESS_SLACK, SECOND + PATH_ALLOWANCE_MS - trips) };
-}
 
 /** Partitions any of the workers holds now. */
 function ownedPartitions(workers: readonly Member[]): Set<number> {

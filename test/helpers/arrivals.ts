@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { SEND_LEAVING_LOG } from "../../src/broker/broker.js";
 import type { DevGateway } from "../../src/devgateway/devGateway.js";
+import { until } from "./stack.js";
 
 /** One message frame as it reached the gateway: its conversation, its text, and `Date.now()` then. */
 export interface Arrival {
@@ -121,4 +122,44 @@ export function tripSpread(departures: readonly Departure[], arrivals: readonly 
     longest = Math.max(longest, at - departed);
   }
   return arrivals.length === 0 ? 0 : longest - shortest;
+}
+
+/**
+ * Measured where the broker decides them (its `SEND_LEAVING_LOG` debug lines), sends keep the
+ * limits exactly: no second holds more than the per-bot limit (the bucket holds it as that many per
+ * 1.1 s, each send at most 25 ms late), and one chat's two messages leave at least a second apart
+ * (log times are whole milliseconds, so 998 ms at the least).
+ */
+export const SECOND = 1_000;
+export const DEPARTURE_GAP_MS = 998;
+
+/**
+ * At the gateway the same holds while the trips from the broker differ by no more than the
+ * per-bot margin allows for (three margins of 25 ms, delivery.md "The three buckets"), with 20 ms
+ * of slack for reading the frames. A trip is one process after another on two cores other suites
+ * keep busy, and full runs saw one stretched past that: the window at the gateway narrows by as
+ * much as the trips differed beyond it, and the least gap by as much as they differed at all.
+ */
+export const PATH_ALLOWANCE_MS = 75;
+export const SECOND_LESS_SLACK = 980;
+
+/** What a rate-limit test reads: the departures, how much the trips differed, and the window in which arrivals must keep the per-bot limit. */
+export interface LimitMeasure {
+  readonly departures: Departure[];
+  readonly trips: number;
+  readonly window: number;
+}
+
+/**
+ * The members' departures (their logs at debug), how much the trips to the gateway differed
+ * (`trips`), and the window in which the arrivals must keep the per-bot limit: a second less the
+ * reading slack, narrowed by however much the trips differed beyond the margin's allowance.
+ */
+export async function measureLimits(members: readonly { readonly logs: readonly Record<string, unknown>[] }[], arrivals: readonly Arrival[]): Promise<LimitMeasure> {
+  // A member's log line may reach the test after its message reached the gateway.
+  await until(() => departuresOf(members).length >= arrivals.length, 5_000);
+  const departures = departuresOf(members);
+  expect(departures).toHaveLength(arrivals.length);
+  const trips = tripSpread(departures, arrivals);
+  return { departures, trips, window: Math.min(SECOND_LESS_SLACK, SECOND + PATH_ALLOWANCE_MS - trips) };
 }
