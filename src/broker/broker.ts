@@ -60,7 +60,7 @@ export class Broker {
   readonly #send: Send;
   readonly #worker: Worker | undefined;
   readonly #instruments: Instruments;
-  /** What the logger writes: a send's debug line is built only when it is written. */
+  /** What the logger writes, for the sender's debug line and the worker's turns: fields are built only for a line that is written. */
   readonly #levels: LevelsWritten;
   /** `/metrics`, `/healthz`, `/readyz` on `[metrics] listen`, when `[metrics]` is enabled. */
   readonly #metricsServer: MetricsServer | undefined;
@@ -112,6 +112,7 @@ export class Broker {
             bus: parts.bus,
             subjects: this.#subjects,
             logger: parts.logger,
+            levels: this.#levels,
             pipeline: parts.pipeline,
             handler: parts.turnHandler,
             send: this.#send,

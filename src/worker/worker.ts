@@ -9,7 +9,7 @@ import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
-import { LevelsWritten } from "../log/levelsWritten.js";
+import type { LevelsWritten } from "../log/levelsWritten.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { Send } from "../pipeline/send.js";
@@ -32,6 +32,8 @@ export interface WorkerOptions {
   readonly bus: Bus;
   readonly subjects: Subjects;
   readonly logger: Logger;
+  /** Which levels `logger` writes, kept up to date by its owner (the broker): turns build a line's fields only for a line that is written. */
+  readonly levels: LevelsWritten;
   readonly pipeline: Pipeline;
   readonly handler: TurnHandler | undefined;
   readonly send: Send;
@@ -93,7 +95,7 @@ export class Worker {
       // When an event arrived is read by the instruments (time to first message) and by OpenAB's batches (their waits).
       stampReceipt: this.#instruments !== noInstruments || this.#processing !== "per-message",
     });
-    this.#levels = new LevelsWritten(options.logger);
+    this.#levels = options.levels;
     const turn: TurnRunOptions = {
       instruments: this.#instruments,
       bus: options.bus,
@@ -217,7 +219,6 @@ export class Worker {
 
   /** No further turns are reported; call when the broker has stopped. */
   close(): void {
-    this.#levels.close();
     this.#settled.complete();
   }
 
