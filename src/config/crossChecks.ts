@@ -19,19 +19,23 @@ export function busUrlHasUserinfo(url: string | undefined): boolean {
 
 /** `[bus]` credentials: at most one way of giving them, and user with password. Names keys, never values. */
 export function busCredentialProblems(bus: BusConfig): ConfigProblem[] {
+  return [...busCredentialsTwiceProblems(bus), ...busUserPasswordProblems(bus)];
+}
+
+function busCredentialsTwiceProblems(bus: BusConfig): ConfigProblem[] {
   const given = [
     bus.token !== undefined && "bus.token",
     (bus.user !== undefined || bus.password !== undefined) && "bus.user/bus.password",
     bus.creds !== undefined && "bus.creds",
     busUrlHasUserinfo(bus.url) && "user info in bus.url",
   ].filter((key): key is string => key !== false);
-  if (given.length > 1) {
-    return [{ path: "bus", message: `NATS credentials are given twice (${given.join(" and ")}): keep one of them` }];
-  }
-  if ((bus.user === undefined) !== (bus.password === undefined)) {
-    return [{ path: "bus", message: "bus.user and bus.password go together: set both or neither" }];
-  }
-  return [];
+  if (given.length <= 1) return [];
+  return [{ path: "bus", message: `NATS credentials are given twice (${given.join(" and ")}): keep one of them` }];
+}
+
+function busUserPasswordProblems(bus: BusConfig): ConfigProblem[] {
+  if ((bus.user === undefined) === (bus.password === undefined)) return [];
+  return [{ path: "bus", message: "bus.user and bus.password go together: set both or neither" }];
 }
 
 /** `[gateway]`: the token once, as `token` or as `?token=` in the URL, never both (the gateway would get two). */
@@ -85,8 +89,8 @@ export function streamingProblems(config: Config): ConfigProblem[] {
 
 /**
  * `[delivery.blocks]` sends a text reply as several messages as it is written: not with bubble
- * modes (the agent plans those), not with `[gateway] streaming` (that edits one message instead),
- * and its chunker needs `min_chars ≤ max_chars`.
+ * modes (the agent plans those), not with `[gateway] streaming` (that edits one message instead;
+ * with a bubble mode streamingProblems says so already).
  */
 export function blocksProblems(config: Config): ConfigProblem[] {
   const { blocks, mode } = config.delivery;
@@ -97,10 +101,14 @@ export function blocksProblems(config: Config): ConfigProblem[] {
   if (config.gateway?.streaming === true) {
     return [{ path: "delivery.blocks.enabled", message: "true sends a text reply as several messages, and [gateway] streaming = true edits one message in place: set one of them to false" }];
   }
-  if (blocks.min_chars > blocks.max_chars) {
-    return [{ path: "delivery.blocks.min_chars", message: `${blocks.min_chars} is more than delivery.blocks.max_chars (${blocks.max_chars}): no block could be cut; lower min_chars or raise max_chars` }];
-  }
   return [];
+}
+
+/** `[delivery.blocks]`'s chunker needs `min_chars ≤ max_chars`, whatever else is wrong with the blocks. */
+export function blockSizeProblems(config: Config): ConfigProblem[] {
+  const { blocks } = config.delivery;
+  if (!blocks.enabled || blocks.min_chars <= blocks.max_chars) return [];
+  return [{ path: "delivery.blocks.min_chars", message: `${blocks.min_chars} is more than delivery.blocks.max_chars (${blocks.max_chars}): no block could be cut; lower min_chars or raise max_chars` }];
 }
 
 /**
@@ -159,11 +167,33 @@ export function preloadProblems(config: Config): ConfigProblem[] {
   ];
 }
 
+/** A check that spans more than one key: the problems it finds in a config that passed the schema. */
+export type CrossCheck = (config: Config) => ConfigProblem[];
+
+/**
+ * Every check that spans more than one key, each on its own: the loader runs each one whose keys
+ * all hold the file's own values (or defaults), so one bad key does not hide the others' problems.
+ */
+export const CROSS_CHECKS: readonly CrossCheck[] = [
+  (config) => gatewayTokenProblems(config.gateway),
+  (config) => busCredentialsTwiceProblems(config.bus),
+  (config) => busUserPasswordProblems(config.bus),
+  batchingProblems,
+  streamingProblems,
+  activityProblems,
+  preloadProblems,
+  blocksProblems,
+  blockSizeProblems,
+  historyProblems,
+  humanDelayProblems,
+  responsePrefixProblems,
+];
+
 /**
  * Every check that spans more than one key, run on a config that passed the schema. `run`,
  * `check-config` and the programmatic constructors all get them from resolveConfig, so what one
  * refuses the others refuse with the same line; none of them reads a file or connects.
  */
 export function crossCheckProblems(config: Config): ConfigProblem[] {
-  return [...gatewayTokenProblems(config.gateway), ...busCredentialProblems(config.bus), ...batchingProblems(config), ...streamingProblems(config), ...activityProblems(config), ...preloadProblems(config), ...blocksProblems(config), ...historyProblems(config), ...humanDelayProblems(config), ...responsePrefixProblems(config)];
+  return CROSS_CHECKS.flatMap((check) => check(config));
 }

@@ -16,6 +16,8 @@ export function expandEnvRefs(value: string, env: NodeJS.ProcessEnv): string {
 export interface ExpandedConfig {
   readonly value: unknown;
   readonly problems: readonly ConfigProblem[];
+  /** Where the unset variables are (one path per problem): the loader validates the rest without them. */
+  readonly unset: readonly (readonly PropertyKey[])[];
 }
 
 /**
@@ -27,6 +29,7 @@ export interface ExpandedConfig {
  */
 export function expandConfigEnv(input: unknown, env: NodeJS.ProcessEnv): ExpandedConfig {
   const problems: ConfigProblem[] = [];
+  const unset: PropertyKey[][] = [];
   const walk = (value: unknown, path: PropertyKey[]): unknown => {
     if (typeof value === "string") {
       if (!value.includes("${")) return value;
@@ -34,6 +37,7 @@ export function expandConfigEnv(input: unknown, env: NodeJS.ProcessEnv): Expande
         const set = env[name];
         if (set !== undefined) return set;
         problems.push({ path: dottedPath(path), message: `\${${name}} is not set in the environment` });
+        unset.push(path);
         return "";
       });
     }
@@ -57,7 +61,7 @@ export function expandConfigEnv(input: unknown, env: NodeJS.ProcessEnv): Expande
     }
     return value;
   };
-  return { value: walk(input, []), problems };
+  return { value: walk(input, []), problems, unset };
 }
 
 /** A TOML table: a plain object (smol-toml makes them without a prototype). Dates and the like are values. */

@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { parse, TomlError } from "smol-toml";
 import * as z from "zod";
-import { crossCheckProblems } from "./crossChecks.js";
+import { checkConfig } from "./checkConfig.js";
 import { expandConfigEnv } from "./expandEnv.js";
 import { ConfigError } from "./errors.js";
-import { problemsFromIssues } from "./problems.js";
 import { type Config, configSchemaFor } from "./schema.js";
 import { holdsSecret } from "./secretKeys.js";
 
@@ -27,23 +26,21 @@ function withoutInputs(error: z.ZodError): z.ZodError {
 
 /**
  * Expands `${VAR}` in every string value (an unset one is a problem), validates a TOML-shaped
- * object, fills every default and runs the cross-key checks (crossCheckProblems). Throws ConfigError listing every problem. A config that already came out
- * of this function is returned unchanged.
+ * object, fills every default and runs the cross-key checks (crossCheckProblems). Throws
+ * ConfigError listing every problem found in one pass (checkConfig): unset variables, schema
+ * problems and cross-key problems together. A config that already came out of this function is
+ * returned unchanged.
  */
 export function resolveConfig(input: unknown, options: ResolveOptions = {}): Config {
   if (typeof input === "object" && input !== null && resolved.has(input)) return input as Config;
   const env = options.env ?? process.env;
   const expanded = expandConfigEnv(input, env);
-  if (expanded.problems.length > 0) throw new ConfigError(expanded.problems, { source: options.source });
-  const schema = configSchemaFor(env);
-  const result = schema.safeParse(expanded.value, { reportInput: true });
-  if (!result.success) {
-    throw new ConfigError(problemsFromIssues(result.error.issues, schema), { source: options.source, cause: withoutInputs(result.error) });
+  const checked = checkConfig(configSchemaFor(env), expanded.value, expanded.problems, expanded.unset);
+  if (!checked.ok) {
+    throw new ConfigError(checked.problems, { source: options.source, ...(checked.error === undefined ? {} : { cause: withoutInputs(checked.error) }) });
   }
-  const crossProblems = crossCheckProblems(result.data);
-  if (crossProblems.length > 0) throw new ConfigError(crossProblems, { source: options.source });
-  resolved.add(result.data);
-  return result.data;
+  resolved.add(checked.config);
+  return checked.config;
 }
 
 /** The config an empty file gives. */

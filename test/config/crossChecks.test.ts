@@ -33,7 +33,7 @@ describe("cross-key checks in resolveConfig", () => {
     }
   });
 
-  it("runs only once the schema passed: a bad value is reported, not a cross-key problem on top", () => {
+  it("a check that reads a bad value does not run: the bad value is reported, not a cross-key problem on top", () => {
     expect(problemsOf({ bus: { url: "nats://h:1", token: 5, user: "u", password: PASSWORD } })).toEqual([
       { path: "bus.token", message: "expected a string, got an integer (value hidden)" },
     ]);
