@@ -201,7 +201,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
 function speechToTextFor(config: Config, env: NodeJS.ProcessEnv, logger: Logger): SpeechToText {
   const { stt } = config;
   const apiKey = stt.api_key === "" && stt.base_url.includes("groq.com") ? (env.GROQ_API_KEY ?? "") : stt.api_key;
-  return new SpeechToText({ baseUrl: stt.base_url, apiKey, model: stt.model, logger });
+  return new SpeechToText({ baseUrl: stt.base_url, apiKey, model: stt.model, logger, timeoutMs: stt.timeout_secs * 1000 });
 }
 
 /** The reply tool of a worker that runs turns on the session pool: in structured and sequential modes unless `[delivery] reply_tool = "off"`. */

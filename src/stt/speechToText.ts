@@ -1,5 +1,8 @@
 import type { GatewayAttachment, GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
+import { failed, postTranscription, type Transcription } from "./transcriptionExchange.js";
+
+export type { TranscriptionFailure } from "./transcriptionExchange.js";
 
 export interface SpeechToTextOptions {
   /** `[stt] base_url`: an OpenAI-compatible API; `/audio/transcriptions` is appended. */
@@ -8,27 +11,20 @@ export interface SpeechToTextOptions {
   readonly apiKey: string;
   readonly model: string;
   readonly logger: Logger;
-  /** How long one transcription may take; default 30 s. */
+  /** How long one transcription may take, headers and body together (`[stt] timeout_secs`); default 30 s. */
   readonly timeoutMs?: number;
 }
 
-/** Why a transcription failed, as the log and the "not delivered" note say it. */
-export type TranscriptionFailure = "timeout" | "unreachable" | `http_${number}` | "bad_response";
-
-/** One attachment's transcription: the text, or why there is none. */
-type Transcription = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: TranscriptionFailure };
-
-const failed = (reason: TranscriptionFailure): Transcription => ({ ok: false, reason });
-
-/** The most of a response read: a transcript is text, and an endpoint may answer anything. */
-const MAX_RESPONSE_BYTES = 1 << 20;
+/** The largest audio posted: upstream's download cap, and the OpenAI and Groq APIs' file limit. */
+export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 
 /**
  * `[stt]`, as OpenAB: each audio attachment of an event is sent to `<base_url>/audio/transcriptions`
  * (multipart: `file`, `model`) and comes back with its `transcript`, which the prompt packs as
- * `[Voice message transcript]: <text>`. A transcription that fails marks the attachment
- * `status: "transcription failed: <reason>"`, so the agent gets upstream's "not delivered" note
- * and the turn still runs. The API key is never logged.
+ * `[Voice message transcript]: <text>`. A transcription that fails — including audio too big to
+ * post or with no bytes at all — marks the attachment `status: "transcription failed: <reason>"`,
+ * so the agent gets upstream's "not delivered" note and the turn still runs: `transcribe` never
+ * rejects. The API key is never logged.
  */
 export class SpeechToText {
   readonly #options: SpeechToTextOptions;
@@ -39,79 +35,45 @@ export class SpeechToText {
     this.#url = `${options.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`;
   }
 
-  /** Whether the event has an audio attachment to transcribe. */
+  /** Whether the event has an audio attachment for `[stt]` (to transcribe, or to mark as not delivered). */
   static wants(event: GatewayEvent): boolean {
-    return (event.content.attachments ?? []).some(isTranscribable);
+    return (event.content.attachments ?? []).some(isForStt);
   }
 
-  /** The event with each audio attachment transcribed, or marked as not delivered. */
+  /** The event with each audio attachment transcribed, or marked as not delivered. Never rejects. */
   async transcribe(event: GatewayEvent): Promise<GatewayEvent> {
     const attachments = event.content.attachments ?? [];
-    if (!attachments.some(isTranscribable)) return event;
+    if (!attachments.some(isForStt)) return event;
     const done: GatewayAttachment[] = [];
-    for (const attachment of attachments) done.push(isTranscribable(attachment) ? await this.#one(attachment) : attachment);
+    for (const attachment of attachments) done.push(isForStt(attachment) ? await this.#one(attachment) : attachment);
     return { ...event, content: { ...event.content, attachments: done } };
   }
 
   async #one(attachment: GatewayAttachment): Promise<GatewayAttachment> {
-    const outcome = await this.#request(attachment);
+    const outcome = await this.#transcription(attachment);
     if (outcome.ok) return { ...attachment, transcript: outcome.text };
     const { reason } = outcome;
     this.#options.logger.warn({ reason: "transcription_failed", failure: reason, mime_type: attachment.mime_type, size: attachment.size }, "audio attachment not transcribed");
     return { ...attachment, status: `transcription failed: ${reason}` };
   }
 
-  async #request(attachment: GatewayAttachment): Promise<Transcription> {
+  async #transcription(attachment: GatewayAttachment): Promise<Transcription> {
+    if (attachment.data === "") return failed("empty");
+    // Measured from the base64's length: a voice note too big to post is never decoded.
+    if (Buffer.byteLength(attachment.data, "base64") > MAX_AUDIO_BYTES) return failed("too_large");
     const { apiKey, model, timeoutMs = 30_000 } = this.#options;
     const form = new FormData();
     form.append("file", new Blob([Buffer.from(attachment.data, "base64")], { type: attachment.mime_type }), attachment.filename || "audio");
     form.append("model", model);
-    let response: Response;
-    try {
-      response = await fetch(this.#url, {
-        method: "POST",
-        body: form,
-        headers: apiKey === "" ? {} : { authorization: `Bearer ${apiKey}` },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      return failed((err as Error).name === "TimeoutError" ? "timeout" : "unreachable");
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      return failed(`http_${response.status}`);
-    }
-    const body = await boundedText(response);
-    if (body === undefined) return failed("bad_response");
-    try {
-      const parsed: unknown = JSON.parse(body);
-      const text = typeof parsed === "object" && parsed !== null ? (parsed as { text?: unknown }).text : undefined;
-      return typeof text === "string" ? { ok: true, text: text.trim() } : failed("bad_response");
-    } catch {
-      return failed("bad_response");
-    }
+    return postTranscription({ url: this.#url, form, headers: apiKey === "" ? {} : { authorization: `Bearer ${apiKey}` }, timeoutMs });
   }
 }
 
-function isTranscribable(attachment: GatewayAttachment): boolean {
-  return attachment.type === "audio" && attachment.data !== "" && attachment.status == null && attachment.transcript === undefined;
-}
-
-/** The response's text, or undefined past 1 MiB. */
-async function boundedText(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return "";
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * Audio `[stt]` answers for: not already marked or transcribed, and not a `path`-only attachment
+ * (the prompt says turnstream reads no files). One with no bytes at all is marked "empty".
+ */
+function isForStt(attachment: GatewayAttachment): boolean {
+  if (attachment.type !== "audio" || attachment.status != null || attachment.transcript !== undefined) return false;
+  return attachment.data !== "" || attachment.path == null || attachment.path === "";
 }

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { nonEmptyString } from "../fields.js";
+import { int, nonEmptyString } from "../fields.js";
 
 /**
  * `[stt]`, as OpenAB: audio attachments transcribed through an OpenAI-compatible
@@ -14,5 +14,8 @@ export const sttSection = z
     base_url: nonEmptyString().default("https://api.groq.com/openai/v1"),
     // Post `> 🎤 <transcript>` to the thread before the agent's reply.
     echo_transcript: z.boolean().default(false),
+    // turnstream's own: how long one transcription may take, headers and body together. At most an
+    // hour, so the timer never overflows.
+    timeout_secs: int(1, 3600).default(30),
   })
   .prefault({});
