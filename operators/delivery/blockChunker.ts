@@ -2,12 +2,21 @@ import { BreakScan, codePointWidth, CR, isHighSurrogate, isLowSurrogate, isSpace
 
 export type BreakPreference = "paragraph" | "newline" | "sentence";
 
+/**
+ * Where a cut that must fall inside a code fence falls: `line`, at the end of the last code line
+ * that fits (OpenClaw's Markdown chunker, `peers.md` §5.1), so a line copied from one message is
+ * whole; `hard`, at maxChars mid-line (OpenClaw's block chunker, §6.1, whose vector pins it).
+ */
+export type FenceSplit = "line" | "hard";
+
 export interface BlockChunkerSettings {
   /** Emit nothing until the buffer has at least this many (unless forced). */
   readonly minChars: number;
   /** No block longer than this (the caller clamps it to the platform limit). */
   readonly maxChars: number;
   readonly breakPreference: BreakPreference;
+  /** Default `line`. */
+  readonly fenceSplit?: FenceSplit;
 }
 
 /**
@@ -15,8 +24,11 @@ export interface BlockChunkerSettings {
  * OpenClaw's block chunker (`peers.md` §6.1), lengths in UTF-16 units as there. A block ends at the
  * last break before `maxChars` that leaves it `minChars` long, by preference: a paragraph (`\n\n`),
  * a line end, a sentence end (`[.!?]` then whitespace), any whitespace, else a hard cut on a
- * grapheme boundary. No break falls inside a code fence: a hard cut there closes the fence and the
- * next block reopens it. The separator after a break is dropped, and newlines starting a block.
+ * grapheme boundary. No break falls inside a code fence: a cut there closes the fence and the
+ * next block reopens it. That cut ends the block with the last whole code line that fits, shorter
+ * than `minChars` if need be (a fence that starts after the block's text moves on whole instead);
+ * only a code line too long for any block is cut mid-line (`fenceSplit`: `hard` cuts at maxChars,
+ * as OpenClaw's block chunker). The separator after a break is dropped, and newlines starting a block.
  *
  * Unlike OpenClaw, which cuts at whatever break the buffer holds when a delta lands, a block is cut
  * only once the text past its window has arrived: the same text gives the same blocks however it
@@ -32,6 +44,7 @@ export class BlockChunker {
   readonly #minChars: number;
   readonly #maxChars: number;
   readonly #preference: BreakPreference;
+  readonly #fenceSplit: FenceSplit;
   #scan = new BreakScan();
   /** The text not yet emitted starts at `#start`; `#text` holds it from offset `#base` on. */
   #text = "";
@@ -46,7 +59,7 @@ export class BlockChunker {
   #dropNewlines = true;
 
   constructor(settings: BlockChunkerSettings) {
-    const { minChars, maxChars, breakPreference } = settings;
+    const { minChars, maxChars, breakPreference, fenceSplit = "line" } = settings;
     if (!Number.isInteger(maxChars) || maxChars < 1) {
       throw new RangeError(`BlockChunker maxChars must be an integer >= 1, got ${maxChars}`);
     }
@@ -56,6 +69,7 @@ export class BlockChunker {
     this.#minChars = minChars;
     this.#maxChars = maxChars;
     this.#preference = breakPreference;
+    this.#fenceSplit = fenceSplit;
   }
 
   /** Appends a delta; returns the blocks now ready, in order (often none). */
@@ -153,7 +167,28 @@ export class BlockChunker {
     if (split <= fence.bodyStart && fence.start - 1 > this.#start) return { kind: "break", at: fence.start - 1 };
     // Split in its closer line, the marker would be cut in two: the fence ends here instead.
     if (fence.closeStart > this.#start && fence.closeStart <= split) return { kind: "fenceEnd", fence };
+    if (this.#fenceSplit === "line") {
+      const line = this.#lastCodeLine(fence, windowEnd - closeLine(fence).length - 1);
+      // No whole code line here: a fence that starts after the block's text moves on whole.
+      if ((line === undefined || line.blank) && fence.start - 1 > this.#start) return { kind: "break", at: fence.start - 1 };
+      // Only blank code before the line end: no block of it, the next one resumes after it.
+      if (line?.blank === true) return { kind: "skip", at: line.resume, fence, reopen };
+      if (line !== undefined) return { kind: "split", at: line.end, resume: line.resume, fence, reopen };
+    }
     return { kind: "split", at: split, fence, reopen };
+  }
+
+  /**
+   * The last line end in the fence's body at or before `to`: where the block's text ends (before
+   * a "\r\n" or "\n") and the next block's resumes, and whether the body before it is blank.
+   */
+  #lastCodeLine(fence: Fence, to: number): { readonly end: number; readonly resume: number; readonly blank: boolean } | undefined {
+    const from = Math.max(this.#start, fence.bodyStart);
+    const lf = this.#scan.codeLines.last(from + 1, to);
+    if (lf === -1) return undefined;
+    const end = this.#charAt(lf - 1) === CR ? lf - 1 : lf;
+    // Linear: the text read is the block's.
+    return { end, resume: lf + 1, blank: !/\S/.test(this.#slice(from, end)) };
   }
 
   /** Flush of a reopened fence's rest: the first paragraph or line end after it, or the last sentence end. */
@@ -178,6 +213,10 @@ export class BlockChunker {
   }
 
   #cut(cut: Cut, blocks: string[]): void {
+    if (cut.kind === "skip") {
+      this.#moveStart(cut.at, cut.fence, `${cut.reopen}\n`);
+      return;
+    }
     const head = this.#reopen + this.#slice(this.#start, cut.kind === "fenceEnd" ? cut.fence.closeStart : cut.at);
     if (cut.kind === "break") {
       this.#emit(head, blocks);
@@ -187,7 +226,7 @@ export class BlockChunker {
     }
     this.#emit(`${head}${head.endsWith("\n") ? "" : "\n"}${closeLine(cut.fence)}`, blocks);
     if (cut.kind === "fenceEnd") this.#moveStart(cut.fence.end, undefined, "");
-    else this.#moveStart(cut.at, cut.fence, `${cut.reopen}\n`);
+    else this.#moveStart(cut.resume ?? cut.at, cut.fence, `${cut.reopen}\n`);
   }
 
   #emit(block: string, blocks: string[]): void {
@@ -266,12 +305,14 @@ export class BlockChunker {
 
 /**
  * Where a block ends: at a break (the whitespace char after it dropped); inside a fence, closed
- * there and reopened in the next block; or just before the fence's own closer, which the block's
- * closing marker replaces.
+ * there and reopened in the next block (which resumes at `resume`, after the line end a split at a
+ * code line's end drops; else at `at`); just before the fence's own closer, which the block's
+ * closing marker replaces; or nowhere (`skip`): the fence's blank lines up to `at` are dropped.
  */
 type Cut =
   | { readonly kind: "break"; readonly at: number }
-  | { readonly kind: "split"; readonly at: number; readonly fence: Fence; readonly reopen: string }
+  | { readonly kind: "split"; readonly at: number; readonly resume?: number; readonly fence: Fence; readonly reopen: string }
+  | { readonly kind: "skip"; readonly at: number; readonly fence: Fence; readonly reopen: string }
   | { readonly kind: "fenceEnd"; readonly fence: Fence };
 
 /** What a block continuing `fence` opens with: its opener line, else the bare marker, else nothing fits. */

@@ -43,6 +43,8 @@ export class BreakScan {
   readonly sentences = new Positions();
   /** Each whitespace char outside code (not the "\n" of a "\r\n": one cluster). */
   readonly spaces = new Positions();
+  /** Each "\n" ending a line inside code: an opener's, a body line's (not a closer's, which ends the code). */
+  readonly codeLines = new Positions();
   readonly #fences: Fence[] = [];
   #fencesHead = 0;
   #open: Fence | undefined;
@@ -112,7 +114,7 @@ export class BreakScan {
 
   /** Drops what lies before `at`: the text there is emitted. */
   forget(at: number): void {
-    for (const positions of [this.paragraphs, this.newlines, this.sentences, this.spaces]) positions.forget(at);
+    for (const positions of [this.paragraphs, this.newlines, this.sentences, this.spaces, this.codeLines]) positions.forget(at);
     while ((this.#fences[this.#fencesHead]?.end ?? Infinity) <= at) this.#fencesHead++;
   }
 
@@ -187,6 +189,8 @@ export class BreakScan {
       if (this.#prev === LF && this.#newlineSafe) this.paragraphs.add(at - 1);
       if (this.#prev !== CR) this.spaces.add(at);
       if (isSentenceEnd(this.#prev)) this.sentences.add(at);
+    } else {
+      this.codeLines.add(at);
     }
     this.#newlineSafe = safe;
     this.#prev = LF;

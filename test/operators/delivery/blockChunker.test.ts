@@ -80,7 +80,8 @@ describe("BlockChunker: peers.md §6.1 vectors (deltas of 50, forced flush at th
     // [300, 300, 106, 5] for these, and [300, 300, 37 or 76, 5] for a constant `console.log(i);`).
     const code = Array.from({ length: 40 }, (_, i) => `console.log(${i});\n`).join("");
     const input = `Intro:\n${F}js\n${code}${F}\nDone.`;
-    const blocks = chunk(input, { minChars: 100, maxChars: 300, breakPreference: "paragraph" });
+    // OpenClaw's block chunker cuts inside a fence at maxChars, mid-line: its rule, pinned here.
+    const blocks = chunk(input, { minChars: 100, maxChars: 300, breakPreference: "paragraph", fenceSplit: "hard" });
     expect(blocks.map((block) => block.length)).toEqual([300, 300, 106, 5]);
     const [first = "", second = "", third = "", last] = blocks;
     expect(first.startsWith(`Intro:\n${F}js\nconsole.log(0);`)).toBe(true);
@@ -196,6 +197,51 @@ describe("BlockChunker: fences", () => {
   });
 });
 
+describe("BlockChunker: a cut inside a fence falls at a code line's end", () => {
+  it("the peers.md §6.1 input: each block ends with its last whole line, none is cut in two", () => {
+    const code = Array.from({ length: 40 }, (_, i) => `console.log(${i});\n`).join("");
+    const lines = code.trimEnd().split("\n");
+    const blocks = chunk(`Intro:\n${F}js\n${code}${F}\nDone.`, { minChars: 100, maxChars: 300, breakPreference: "paragraph" });
+    expect(blocks).toEqual([
+      `Intro:\n${F}js\n${lines.slice(0, 17).join("\n")}\n${F}`,
+      `${F}js\n${lines.slice(17, 34).join("\n")}\n${F}`,
+      `${F}js\n${lines.slice(34).join("\n")}\n${F}`,
+      "Done.",
+    ]);
+    expect(blocks.map((block) => block.length)).toEqual([295, 298, 111, 5]);
+  });
+
+  it("ends a block at a line end below minChars rather than cut the next line", () => {
+    const input = `${F}\n${"a".repeat(10)}\n${"b".repeat(30)}\n${F}`;
+    expect(chunk(input, { minChars: 30, maxChars: 40, breakPreference: "paragraph" }, 1)).toEqual([`${F}\n${"a".repeat(10)}\n${F}`, `${F}\n${"b".repeat(30)}\n${F}`]);
+  });
+
+  it("moves a fence that starts after the block's text on whole when its first line would be cut", () => {
+    const input = `${"p".repeat(10)}\n${F}ts\n${"a".repeat(26)}\n${F}`;
+    expect(chunk(input, { minChars: 5, maxChars: 40, breakPreference: "paragraph" })).toEqual(["p".repeat(10), `${F}ts\n${"a".repeat(26)}\n${F}`]);
+  });
+
+  it("still cuts a line too long for any block at maxChars, closed and reopened", () => {
+    const input = `${F}\n${"s".repeat(8)}\n${"x".repeat(70)}\n${"t".repeat(8)}\n${F}`;
+    expect(chunk(input, { minChars: 1, maxChars: 40, breakPreference: "paragraph" })).toEqual([
+      `${F}\n${"s".repeat(8)}\n${F}`,
+      `${F}\n${"x".repeat(32)}\n${F}`,
+      `${F}\n${"x".repeat(32)}\n${F}`,
+      `${F}\n${"x".repeat(6)}\n${"t".repeat(8)}\n${F}`,
+    ]);
+  });
+
+  it("drops the CR of a CR LF line end with its LF", () => {
+    const input = `${F}\r\n${"a".repeat(10)}\r\n${"b".repeat(10)}\r\n${F}`;
+    expect(chunk(input, { minChars: 5, maxChars: 20, breakPreference: "paragraph" }, 1)).toEqual([`${F}\r\n${"a".repeat(10)}\n${F}`, `${F}\n${"b".repeat(10)}\r\n${F}`]);
+  });
+
+  it("sends no block of blank code lines: those before a line that would be cut are dropped", () => {
+    const input = `${F}\n${"a".repeat(20)}\n\n   \n${"b".repeat(20)}\n${F}`;
+    expect(chunk(input, { minChars: 5, maxChars: 30, breakPreference: "paragraph" }, 1)).toEqual([`${F}\n${"a".repeat(20)}\n${F}`, `${F}\n${"b".repeat(20)}\n${F}`]);
+  });
+});
+
 describe("BlockChunker: graphemes", () => {
   it("never cuts inside an emoji ZWJ sequence or a flag", () => {
     const input = `${FAMILY}${FLAG}`.repeat(20);
@@ -274,7 +320,33 @@ const fenced = fc.tuple(fc.constantFrom(`${F}js`, F, "~~~", `${F}${F}`), fc.arra
 const markdown = fc.array(fc.oneof(proseLine, fenced, fc.constant("")), { maxLength: 30, size: "max" }).map((parts) => parts.join("\n"));
 const roomy = settings.filter((s) => s.maxChars >= 20);
 
+// Fences whose code lines are each unique (a numbered head, then filler), of any length.
+const numberedFence = fc
+  .tuple(fc.constantFrom(`${F}js`, F, "~~~", `${F}${F}`, `  ${F}python`), fc.array(fc.tuple(fc.nat({ max: 90 }), fc.constantFrom("x", " ", "=", FLAG)), { maxLength: 14 }))
+  .map(([opener, lines]) => ({ opener, lines: lines.map(([width, filler], k) => `#${k}:${filler.repeat(width)}`) }));
+const numberedMarkdown = fc
+  .array(fc.oneof(proseLine.map((line) => ({ prose: line })), numberedFence), { maxLength: 12 })
+  .map((parts) => {
+    let fence = 0;
+    const numbered = parts.map((part) => ("prose" in part ? part : { ...part, lines: part.lines.map((line) => `f${fence}${line}`), id: fence++ }));
+    const closer = (opener: string) => /^ *(`+|~+)/.exec(opener)?.[0] ?? F;
+    const text = numbered.map((part) => ("prose" in part ? part.prose : [part.opener, ...part.lines, closer(part.opener)].join("\n"))).join("\n");
+    return { text, fences: numbered.flatMap((part) => ("prose" in part ? [] : [{ opener: part.opener, closer: closer(part.opener), lines: part.lines }])) };
+  });
+
 describe("BlockChunker: properties", () => {
+  test.prop([numberedMarkdown, settings.filter((s) => s.maxChars >= 12), fc.integer({ min: 1, max: 40 })], { numRuns: 2000 })(
+    "a code line that fits a block beside its fence's opener and closer is never cut in two",
+    ({ text, fences }, s, step) => {
+      const sent = new Set(chunk(text, s, step).flatMap((block) => block.split("\n")));
+      for (const { opener, closer, lines } of fences) {
+        for (const line of lines) {
+          if (opener.length + 1 + line.length + 1 + closer.length <= s.maxChars) expect(sent.has(line), line).toBe(true);
+        }
+      }
+    },
+  );
+
   test.prop([anyText, settings, fc.array(fc.nat({ max: 2000 }))], { numRuns: 1000 })(
     "the same text gives the same blocks however it is cut into deltas",
     (text, s, cuts) => {

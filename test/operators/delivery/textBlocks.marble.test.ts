@@ -68,7 +68,9 @@ describe("textBlocks: peers.md §6.1's vectors as a turn, 50-character deltas 10
     // Numbered lines, as OpenClaw's recorded lengths were made (see blockChunker.test.ts).
     const code = Array.from({ length: 40 }, (_, i) => `console.log(${i});\n`).join("");
     const input = `Intro:\n${F}js\n${code}${F}\nDone.`;
-    const blocks = deltasOf(input, options(100, 300, "paragraph"));
+    // OpenClaw's block chunker cuts a fence at maxChars, mid-line: its rule, which the vector pins.
+    const hard: TextBlocksOptions = { chunker: { minChars: 100, maxChars: 300, breakPreference: "paragraph", fenceSplit: "hard" }, break: "text_end" };
+    const blocks = deltasOf(input, hard);
     expect(blocks.map((b) => b.text.length)).toEqual([300, 300, 106, 5]);
     // Cut as the text passes 300 (the 7th and 12th deltas), the rest at the turn's end (14 deltas).
     expect(blocks.map((b) => b.at)).toEqual([60, 110, 140, 140]);
@@ -79,6 +81,15 @@ describe("textBlocks: peers.md §6.1's vectors as a turn, 50-character deltas 10
     expect(blocks[0]?.text.startsWith("Intro:")).toBe(true);
     expect(blocks.at(-1)?.text).toBe("Done.");
     expect(blocks.slice(1, -1).every((b) => b.text.startsWith(`${F}js\n`) && b.text.endsWith(F))).toBe(true);
+  });
+
+  it("100 / 300 / paragraph, turnstream's default: the same cuts, each at the end of the last whole code line", () => {
+    const code = Array.from({ length: 40 }, (_, i) => `console.log(${i});\n`).join("");
+    const blocks = deltasOf(`Intro:\n${F}js\n${code}${F}\nDone.`, options(100, 300, "paragraph"));
+    expect(blocks.map((b) => b.text.length)).toEqual([295, 298, 111, 5]);
+    expect(blocks.map((b) => b.at)).toEqual([60, 110, 140, 140]);
+    const lines = blocks.flatMap((b) => b.text.split("\n")).filter((line) => line.startsWith("console."));
+    expect(lines).toEqual(code.trimEnd().split("\n"));
   });
 });
 
