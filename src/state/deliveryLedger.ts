@@ -14,7 +14,9 @@ export type { LedgerRecord };
  * - `read`: the record, or `undefined` when there is none.
  * - `begin`: emits the record as it was before (`undefined`: none) and records an attempt that is
  *   about to send (`started`, `attempts + 1`, `delivered` kept); a `complete` record is left unchanged.
- * - `delivered`: raises `delivered` to `count` (never lowers it).
+ * - `delivered`: raises `delivered` to `count` (never lowers it); with `placeholder`, also records
+ *   that id as a message the attempt will edit in place (a streaming reply's), so that a re-run
+ *   after the attempt died can delete it; `begin` keeps the ids, `complete` drops them.
  * - `complete`: marks the turn done, creating the record when there is none.
  *
  * Every method returns a cold Observable that does its work on subscription: `read` and `begin`
@@ -26,7 +28,7 @@ export type { LedgerRecord };
 export interface DeliveryLedger {
   read(key: string): Observable<LedgerRecord | undefined>;
   begin(key: string, nowMs: number): Observable<LedgerRecord | undefined>;
-  delivered(key: string, count: number, nowMs: number): Observable<never>;
+  delivered(key: string, count: number, nowMs: number, placeholder?: string): Observable<never>;
   complete(key: string, nowMs: number): Observable<never>;
 }
 
@@ -47,9 +49,9 @@ export class MemoryDeliveryLedger implements DeliveryLedger {
     return defer(() => of(this.#write(key, (current) => beginStep(current, nowMs))));
   }
 
-  delivered(key: string, count: number, nowMs: number): Observable<never> {
+  delivered(key: string, count: number, nowMs: number, placeholder?: string): Observable<never> {
     return defer(() => {
-      this.#write(key, (current) => deliveredStep(current, count, nowMs));
+      this.#write(key, (current) => deliveredStep(current, count, nowMs, placeholder));
       return EMPTY;
     });
   }

@@ -1,7 +1,7 @@
 import { firstValueFrom, lastValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { MemoryDeliveryLedger } from "../../src/state/deliveryLedger.js";
-import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../../src/state/ledgerRecord.js";
+import { beginStep, completeStep, deliveredStep, isLedgerRecord, MAX_PLACEHOLDER_ID_CHARS, MAX_PLACEHOLDERS, type LedgerRecord } from "../../src/state/ledgerRecord.js";
 import { describeDeliveryLedgerContract } from "./contracts/deliveryLedgerContract.js";
 
 describe("MemoryDeliveryLedger: the DeliveryLedger contract", () => {
@@ -51,9 +51,32 @@ describe("ledger record steps (what every DeliveryLedger decides)", () => {
     expect(completeStep(complete, 20)).toEqual({ result: undefined });
   });
 
+  it("delivered with a placeholder adds its id once, even when the count is not raised; the oldest go past the cap", () => {
+    expect(deliveredStep(started, 4, 20, "m1")).toEqual({ result: undefined, next: { ...started, delivered: 4, updatedAt: 20, placeholders: ["m1"] } });
+    const kept = { ...started, placeholders: ["m1"] };
+    expect(deliveredStep(kept, 1, 21, "m2")).toEqual({ result: undefined, next: { ...started, updatedAt: 21, placeholders: ["m1", "m2"] } });
+    expect(deliveredStep(kept, 3, 21, "m1")).toEqual({ result: undefined }); // already there, count not raised
+    const full = { ...started, placeholders: Array.from({ length: MAX_PLACEHOLDERS }, (_, i) => `p${i}`) };
+    expect(deliveredStep(full, 3, 22, "new").next?.placeholders).toEqual([...Array.from({ length: MAX_PLACEHOLDERS - 1 }, (_, i) => `p${i + 1}`), "new"]);
+  });
+
+  it("delivered keeps no id a gateway could swell a record with (too long, or empty)", () => {
+    expect(deliveredStep(started, 3, 20, "x".repeat(MAX_PLACEHOLDER_ID_CHARS + 1))).toEqual({ result: undefined });
+    expect(deliveredStep(started, 3, 20, "")).toEqual({ result: undefined });
+    expect(deliveredStep(started, 3, 20, "x".repeat(MAX_PLACEHOLDER_ID_CHARS)).next?.placeholders).toHaveLength(1);
+  });
+
+  it("begin keeps the placeholders an attempt recorded (the re-run deletes them); complete drops them", () => {
+    const streamed: LedgerRecord = { ...started, placeholders: ["m1"] };
+    expect(beginStep(streamed, 20)).toEqual({ result: streamed, next: { ...streamed, attempts: 3, updatedAt: 20 } });
+    expect(completeStep(streamed, 20)).toEqual({ result: undefined, next: { ...started, state: "complete", updatedAt: 20 } });
+  });
+
   it("recognises only well-formed records", () => {
     expect(isLedgerRecord(started)).toBe(true);
-    for (const bad of [null, [], {}, { ...started, state: "done" }, { ...started, attempts: -1 }, { ...started, delivered: 1.5 }, { ...started, updatedAt: "1" }]) {
+    expect(isLedgerRecord({ ...started, placeholders: ["m1", "m2"] })).toBe(true);
+    const tooMany = Array.from({ length: MAX_PLACEHOLDERS + 1 }, (_, i) => `p${i}`);
+    for (const bad of [null, [], {}, { ...started, state: "done" }, { ...started, attempts: -1 }, { ...started, delivered: 1.5 }, { ...started, updatedAt: "1" }, { ...started, placeholders: "m1" }, { ...started, placeholders: [1] }, { ...started, placeholders: tooMany }, { ...started, placeholders: ["x".repeat(MAX_PLACEHOLDER_ID_CHARS + 1)] }]) {
       expect(isLedgerRecord(bad)).toBe(false);
     }
   });

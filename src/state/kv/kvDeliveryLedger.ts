@@ -46,8 +46,8 @@ export class KvDeliveryLedger implements DeliveryLedger {
     return kvOperation(() => casUpdate(this.#bucket, "begin", key, (current) => beginStep(current, nowMs)));
   }
 
-  delivered(key: string, count: number, nowMs: number): Observable<never> {
-    return kvWrite(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs)));
+  delivered(key: string, count: number, nowMs: number, placeholder?: string): Observable<never> {
+    return kvWrite(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs, placeholder)));
   }
 
   complete(key: string, nowMs: number): Observable<never> {

@@ -73,6 +73,18 @@ export function describeDeliveryLedgerContract(makeLedger: () => DeliveryLedger 
     await expect(value(ledger.begin("b", 10))).resolves.toEqual({ state: "complete", attempts: 0, delivered: 0, updatedAt: 6 });
   });
 
+  it("records a placeholder's id with its delivered count, keeps it across begin, drops it on complete", async () => {
+    const ledger = await makeLedger();
+    await value(ledger.begin(KEY, 10));
+    await written(ledger.delivered(KEY, 1, 11, "gw-1"));
+    await written(ledger.delivered(KEY, 2, 12));
+    await expect(value(ledger.begin(KEY, 20))).resolves.toEqual({ state: "started", attempts: 1, delivered: 2, updatedAt: 12, placeholders: ["gw-1"] });
+    await written(ledger.delivered(KEY, 1, 21, "gw-2")); // the re-run's own, its count below the first attempt's
+    await expect(value(ledger.read(KEY))).resolves.toEqual({ state: "started", attempts: 2, delivered: 2, updatedAt: 21, placeholders: ["gw-1", "gw-2"] });
+    await written(ledger.complete(KEY, 30));
+    await expect(value(ledger.read(KEY))).resolves.toEqual({ state: "complete", attempts: 2, delivered: 2, updatedAt: 30 });
+  });
+
   it("errors on a delivered count that is not a whole number ≥ 0, recording nothing", async () => {
     const ledger = await makeLedger();
     for (const count of [-1, 1.5, Number.NaN]) await expect(written(ledger.delivered(KEY, count, 1))).rejects.toBeInstanceOf(RangeError);
