@@ -25,4 +25,9 @@ export type OutboundCommand =
 export interface SendReceipt {
   /** The platform message id, or `"gw_sent"` when a legacy gateway confirmed without one. */
   readonly messageId: string;
+  /**
+   * The marker the send put above the message's text (a recovered re-run's, `markedText`); absent
+   * when none. An edit of the message must write it again, or it is gone.
+   */
+  readonly marker?: string;
 }

@@ -1,10 +1,14 @@
-import { catchError, concat, concatMap, defer, EMPTY, forkJoin, map, merge, of, ReplaySubject, share, throwError, type Observable } from "rxjs";
+import { catchError, concat, concatMap, defer, EMPTY, forkJoin, ignoreElements, map, merge, of, ReplaySubject, share, tap, throwError, type Observable } from "rxjs";
+import { markedChunks } from "../../operators/delivery/markedMessage.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
 import type { Send, SendOptions } from "../pipeline/send.js";
 import type { DeliveryLedger, LedgerRecord } from "../state/deliveryLedger.js";
+import { isPlaceholderId } from "../state/ledgerRecord.js";
+import { SendError } from "../wire/index.js";
+import { changeIn, namesMessage } from "./delivery/messageChange.js";
 import { AlreadyDeliveredError } from "./errors.js";
 import type { IntakeMessage } from "../worker/partitionIntake.js";
 
@@ -60,15 +64,20 @@ export interface LedgerSendOptions {
 /**
  * The turn's `send`, keeping the ledger: before the first message is requested it records the
  * attempt (`begin`, durably: a redelivery after anything could have reached the user is marked);
- * after each ack, before the next send, how many messages reached the gateway; and it marks a
- * recovered re-run's first message.
+ * after each ack, before the next send, how many messages reached the gateway — and the id of a
+ * message sent as a `placeholder` (one the turn will edit in place); it marks a recovered re-run's
+ * first message, and deletes the placeholders interrupted attempts left.
  *
  * - The attempt cannot be recorded (shared state unreachable): that send fails with the store's
  *   error and nothing is sent, so the turn is deferred and tried again with its events held —
  *   never lost, never sent without a record a redelivery would need to mark it.
  * - The ledger says every event is complete already (a gateway re-sent it after the turn stream's
  *   duplicate window): every send fails with `AlreadyDeliveredError`, nothing is sent again.
- * - An earlier attempt had begun sending (the same re-send, interrupted): the first message is marked.
+ * - An earlier attempt had begun sending (the same re-send, interrupted): the first message is
+ *   marked, and its receipt names the marker (`SendReceipt.marker`) so edits of it keep it. A
+ *   marked send that fails leaves the marker for the next message.
+ * - Earlier attempts recorded placeholders: each is deleted, best effort, before the first message
+ *   (an attempt that died never finished them; they would stay as `…` in the chat).
  * - A `delivered` write that fails is logged and never blocks delivery.
  */
 export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
@@ -77,19 +86,30 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
   let markerPending = options.marked;
   let begun = false;
   let refused: AlreadyDeliveredError | undefined;
+  let begin: Observable<void> | undefined;
   // One `begin` per turn, however many sends wait on it; an error lets the next send try again.
-  const begin = defer(() => eachKey(keys, (key) => ledger.begin(key, now()))).pipe(
-    map((priors) => {
-      if (priors.length > 0 && priors.every((prior) => prior?.state === "complete")) throw (refused = new AlreadyDeliveredError());
-      if (priors.some((prior) => prior?.state === "started")) markerPending ||= !options.marked;
-      begun = true;
-    }),
-    share({ connector: () => new ReplaySubject<void>(1), resetOnError: true, resetOnComplete: false, resetOnRefCountZero: false }),
-  );
-  const record = (receipt: SendReceipt): Observable<SendReceipt> => {
+  // Made on the first send: stale placeholders are deleted in that message's conversation.
+  const beginWith = (first: OutboundMessage): Observable<void> =>
+    defer(() => eachKey(keys, (key) => ledger.begin(key, now()))).pipe(
+      concatMap((priors) => {
+        if (priors.length > 0 && priors.every((prior) => prior?.state === "complete")) throw (refused = new AlreadyDeliveredError());
+        if (priors.some((prior) => prior?.state === "started")) markerPending ||= !options.marked;
+        // Sends wait on the deletes (never failing), so nothing of this attempt goes out before them.
+        return concat(
+          deleteStale(send, first, stalePlaceholders(priors), logger),
+          defer(() => {
+            begun = true;
+            return of(undefined);
+          }),
+        );
+      }),
+      share({ connector: () => new ReplaySubject<void>(1), resetOnError: true, resetOnComplete: false, resetOnRefCountZero: false }),
+    );
+  const record = (receipt: SendReceipt, placeholder: boolean): Observable<SendReceipt> => {
     delivered += 1;
     const count = delivered;
-    const written = allWritten(keys, (key) => ledger.delivered(key, count, now())).pipe(
+    const id = placeholder ? recordedPlaceholder(receipt, logger) : undefined;
+    const written = allWritten(keys, (key) => ledger.delivered(key, count, now(), id)).pipe(
       catchError((err: unknown) => {
         logger.warn({ reason: "ledger_write_failed", delivered: count, err }, "delivery ledger write failed");
         return EMPTY;
@@ -97,23 +117,70 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
     );
     return concat(written, of(receipt));
   };
-  const sendRecorded = (message: OutboundMessage, sendOptions: SendOptions | undefined) => send(message, sendOptions).pipe(concatMap(record));
+  const sendRecorded = (message: OutboundMessage, sendOptions: SendOptions | undefined) =>
+    send(message, sendOptions).pipe(concatMap((receipt) => record(receipt, sendOptions?.placeholder === true)));
   const sendMarked = (message: OutboundMessage, sendOptions: SendOptions | undefined): Observable<SendReceipt> => {
     if (!markerPending) return sendRecorded(message, sendOptions);
     markerPending = false;
-    const text = `${RECOVERED_REPLY_MARKER}\n\n${message.content.text}`;
-    if ([...text].length <= options.messageLimit(message.platform)) {
-      return sendRecorded({ ...message, content: { ...message.content, text } }, sendOptions);
-    }
-    const marker: OutboundMessage = { ...message, content: { ...message.content, text: RECOVERED_REPLY_MARKER } };
-    return sendRecorded(marker, sendOptions).pipe(concatMap(() => sendRecorded(message, sendOptions)));
+    const [first = RECOVERED_REPLY_MARKER, ...more] = markedChunks(RECOVERED_REPLY_MARKER, [message.content.text], options.messageLimit(message.platform));
+    const markedMessage = { ...message, content: { ...message.content, text: first } };
+    // Only the marker alone: it is no placeholder, whatever the message it goes before is.
+    const markerOptions = more.length === 0 ? sendOptions : sendOptions === undefined ? undefined : { ...sendOptions, placeholder: false };
+    const markerSent = sendRecorded(markedMessage, markerOptions).pipe(
+      catchError((err: unknown) => {
+        markerPending = true; // it never reached the user: the next message carries it
+        return throwError(() => err);
+      }),
+    );
+    if (more.length > 0) return markerSent.pipe(concatMap(() => sendRecorded(message, sendOptions)));
+    return markerSent.pipe(map((receipt) => ({ ...receipt, marker: RECOVERED_REPLY_MARKER })));
   };
   return (message, sendOptions) =>
     defer(() => {
       if (refused !== undefined) return throwError(() => refused);
       if (begun) return sendMarked(message, sendOptions);
+      begin ??= beginWith(message);
       return begin.pipe(concatMap(() => sendMarked(message, sendOptions)));
     });
+}
+
+/** Placeholder ids the earlier attempts recorded, each once. */
+function stalePlaceholders(priors: readonly (LedgerRecord | undefined)[]): string[] {
+  return [...new Set(priors.flatMap((prior) => prior?.placeholders ?? []))];
+}
+
+/**
+ * Deletes what interrupted attempts left to edit, one after another; never fails: a message that
+ * stays is untidy, and the reply must still go out. Logs how many went, and each that did not.
+ */
+function deleteStale(send: Send, first: OutboundMessage, ids: readonly string[], logger: Logger): Observable<never> {
+  if (ids.length === 0) return EMPTY;
+  let deleted = 0;
+  const each = ids.map((id) =>
+    defer(() => send(changeIn(first, id, undefined))).pipe(
+      tap(() => void (deleted += 1)),
+      ignoreElements(),
+      catchError((err: unknown) => {
+        logger.warn({ reason: "stale_placeholder_delete_failed", code: err instanceof SendError ? err.code : "send_failed", err }, "interrupted attempt's streaming message not deleted");
+        return EMPTY;
+      }),
+    ),
+  );
+  return concat(
+    ...each,
+    defer(() => {
+      if (deleted > 0) logger.info({ reason: "stale_placeholder", deleted, total: ids.length }, "interrupted attempt's streaming message deleted");
+      return EMPTY;
+    }),
+  );
+}
+
+/** The receipt's id when the ledger can keep it; one it cannot is logged (the message would stay if this attempt died). */
+function recordedPlaceholder(receipt: SendReceipt, logger: Logger): string | undefined {
+  if (!namesMessage(receipt.messageId)) return undefined; // no id to delete it by: the streaming delivery says so
+  if (isPlaceholderId(receipt.messageId)) return receipt.messageId;
+  logger.warn({ reason: "placeholder_id_too_long", chars: receipt.messageId.length }, "streaming message not recorded in the delivery ledger");
+  return undefined;
 }
 
 /**

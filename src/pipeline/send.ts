@@ -53,6 +53,11 @@ export interface SendOptions {
    * each attempt after a "try again later". Bubble pacing counts the next gap from the last call.
    */
   readonly departing?: () => void;
+  /**
+   * The message will be edited in place (a streaming reply's placeholder): the delivery ledger
+   * records its id, so a re-run after the turn's worker died deletes it instead of leaving it stale.
+   */
+  readonly placeholder?: boolean;
 }
 
 /** A message the gateway refused for now, about to be asked again. */

@@ -1,5 +1,6 @@
-import { concat, defer, firstValueFrom, lastValueFrom, map, throwError, toArray, type Observable } from "rxjs";
+import { concat, concatMap, defer, firstValueFrom, lastValueFrom, map, of, throwError, toArray, type Observable } from "rxjs";
 import { describe, expect, it } from "vitest";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { DurableMessage } from "../../src/bus/bus.js";
 import type { IntakeMessage } from "../../src/worker/partitionIntake.js";
@@ -18,6 +19,7 @@ import {
 import type { Send } from "../../src/pipeline/send.js";
 import { MemoryDeliveryLedger, type DeliveryLedger, type LedgerRecord } from "../../src/state/deliveryLedger.js";
 import { StateStoreError } from "../../src/state/errors.js";
+import { SendError } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { gatewayEvent } from "../helpers/events.js";
 
@@ -28,7 +30,7 @@ export function countingLedger(inner: DeliveryLedger = new MemoryDeliveryLedger(
   const ledger: DeliveryLedger = {
     read: (key) => noted(`read ${key}`, () => inner.read(key)),
     begin: (key, now) => noted(`begin ${key}`, () => inner.begin(key, now)),
-    delivered: (key, count, now) => noted(`delivered ${key}`, () => inner.delivered(key, count, now)),
+    delivered: (key, count, now, placeholder) => noted(`delivered ${key}`, () => inner.delivered(key, count, now, placeholder)),
     complete: (key, now) => noted(`complete ${key}`, () => inner.complete(key, now)),
   };
   return { ledger, ops };
@@ -213,6 +215,93 @@ describe("ledgerSend", () => {
     expect(receipts).toEqual([{ messageId: "m1" }]);
     expect(sent).toHaveLength(1);
     expect(records).toMatchObject([{ msg: "delivery ledger write failed", reason: "ledger_write_failed", delivered: 1 }]);
+  });
+});
+
+describe("ledgerSend: placeholders and the marker (a streaming reply re-run after its worker died)", () => {
+  const event = gatewayEvent({ event_id: "a", channel: { id: "chat-9", type: "dm" } });
+  const key = ledgerKey(event);
+  const reply = (text: string) => replyMessage(event, text, undefined);
+  const options = (ledger: DeliveryLedger, marked = false, limit = 4_000) => ({ ledger, keys: [key], now: () => 5, marked, messageLimit: () => limit, logger: captureLogs().logger });
+  /** A gateway naming each message `gw-<n>`; `fails` refuses the sends it matches with a SendError. */
+  function gateway(fails: (message: OutboundMessage) => boolean = () => false) {
+    const sent: OutboundMessage[] = [];
+    const send: Send = (message) =>
+      defer(() => {
+        sent.push(message);
+        return fails(message) ? throwError(() => new SendError("not_found", "no such message")) : of({ messageId: `gw-${sent.length}` });
+      });
+    return { send, sent };
+  }
+
+  it("records the id of a message sent as a placeholder with its ack, before the receipt is passed on", async () => {
+    const memory = new MemoryDeliveryLedger();
+    const { send } = gateway();
+    const turnSend = ledgerSend(send, options(memory));
+    const seen: (LedgerRecord | undefined)[] = [];
+    await lastValueFrom(turnSend(reply("…"), { placeholder: true }).pipe(concatMap(() => memory.read(key)), map((record) => seen.push(record))));
+    expect(seen).toEqual([{ state: "started", attempts: 1, delivered: 1, updatedAt: 5, placeholders: ["gw-1"] }]);
+    await lastValueFrom(turnSend(reply("more")));
+    await expect(firstValueFrom(memory.read(key))).resolves.toMatchObject({ delivered: 2, placeholders: ["gw-1"] });
+  });
+
+  it("records nothing for a receipt that names no message (a legacy gateway's gw_sent)", async () => {
+    const memory = new MemoryDeliveryLedger();
+    const legacy: Send = () => of({ messageId: "gw_sent" });
+    await lastValueFrom(ledgerSend(legacy, options(memory))(reply("…"), { placeholder: true }));
+    await expect(firstValueFrom(memory.read(key))).resolves.toEqual({ state: "started", attempts: 1, delivered: 1, updatedAt: 5 });
+  });
+
+  it("a re-run deletes the placeholders earlier attempts recorded, in its conversation, before its first message leaves", async () => {
+    const memory = new MemoryDeliveryLedger();
+    // The first attempt posted its placeholder and died mid-stream.
+    const first = gateway();
+    await lastValueFrom(ledgerSend(first.send, options(memory))(reply("…"), { placeholder: true }));
+    const { logger, records } = captureLogs();
+    const rerun = gateway();
+    const turnSend = ledgerSend(rerun.send, { ...options(memory, true), logger });
+    const receipt = await lastValueFrom(turnSend(reply("…"), { placeholder: true }));
+    expect(rerun.sent).toEqual([
+      { reply_to: "gw-1", platform: "telegram", channel: { id: "chat-9" }, content: { type: "text", text: "" }, command: "delete_message" },
+      reply(`${RECOVERED_REPLY_MARKER}\n\n…`),
+    ]);
+    // The re-run's own placeholder is recorded beside the stale one; the receipt says it went out marked.
+    expect(receipt).toEqual({ messageId: "gw-2", marker: RECOVERED_REPLY_MARKER });
+    await expect(firstValueFrom(memory.read(key))).resolves.toMatchObject({ attempts: 2, placeholders: ["gw-1", "gw-2"] });
+    expect(records).toMatchObject([{ msg: "interrupted attempt's streaming message deleted", reason: "stale_placeholder", deleted: 1, total: 1 }]);
+    // Deleted once: later sends go straight out.
+    await lastValueFrom(turnSend(reply("next")));
+    expect(rerun.sent.map((message) => message.command ?? message.content.text)).toEqual(["delete_message", `${RECOVERED_REPLY_MARKER}\n\n…`, "next"]);
+  });
+
+  it("a stale placeholder the gateway will not delete is logged, and the reply still goes out", async () => {
+    const memory = new MemoryDeliveryLedger();
+    await lastValueFrom(concat(memory.begin(key, 1), memory.delivered(key, 1, 1, "gone")), { defaultValue: undefined });
+    const { logger, records } = captureLogs();
+    const rerun = gateway((message) => message.command === "delete_message");
+    await lastValueFrom(ledgerSend(rerun.send, { ...options(memory, true), logger })(reply("answer")));
+    expect(rerun.sent.map((message) => message.command ?? message.content.text)).toEqual(["delete_message", `${RECOVERED_REPLY_MARKER}\n\nanswer`]);
+    expect(records).toMatchObject([{ msg: "interrupted attempt's streaming message not deleted", reason: "stale_placeholder_delete_failed", code: "not_found" }]);
+  });
+
+  it("a marker alone before an overflowing message is no placeholder, and the message's receipt names no marker", async () => {
+    const memory = new MemoryDeliveryLedger();
+    const { send, sent } = gateway();
+    const long = "x".repeat(3_990);
+    const receipt = await lastValueFrom(ledgerSend(send, options(memory, true))(reply(long), { placeholder: true }));
+    expect(sent.map((message) => message.content.text)).toEqual([RECOVERED_REPLY_MARKER, long]);
+    expect(receipt).toEqual({ messageId: "gw-2" });
+    await expect(firstValueFrom(memory.read(key))).resolves.toMatchObject({ delivered: 2, placeholders: ["gw-2"] });
+  });
+
+  it("a marked send that fails leaves the marker for the next message", async () => {
+    const memory = new MemoryDeliveryLedger();
+    let failures = 1;
+    const { send, sent } = gateway(() => failures-- > 0);
+    const turnSend = ledgerSend(send, options(memory, true));
+    await expect(lastValueFrom(turnSend(reply("…"), { placeholder: true }))).rejects.toBeInstanceOf(SendError);
+    await expect(lastValueFrom(turnSend(reply("the reply")))).resolves.toEqual({ messageId: "gw-2", marker: RECOVERED_REPLY_MARKER });
+    expect(sent.map((message) => message.content.text)).toEqual([`${RECOVERED_REPLY_MARKER}\n\n…`, `${RECOVERED_REPLY_MARKER}\n\nthe reply`]);
   });
 });
 

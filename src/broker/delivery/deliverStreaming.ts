@@ -1,6 +1,7 @@
 import { catchError, concat, defer, EMPTY, ignoreElements, tap, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
 import { concatLatest } from "../../../operators/delivery/concatLatest.js";
+import { markedChunks, markedPreview } from "../../../operators/delivery/markedMessage.js";
 import { streamingEdits, type StreamingStep } from "../../../operators/delivery/streamingEdits.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { SendError } from "../../wire/index.js";
@@ -21,6 +22,10 @@ export interface StreamingOptions {
  * chunk and the rest follow as new messages, in order. Nothing is lost on the way: when the
  * message could not be posted, never got an id, or an edit failed, the final reply goes out as
  * new messages (after deleting the stale one, best effort). A silent reply deletes it.
+ *
+ * The message is posted as a `placeholder`, so the delivery ledger keeps its id for a re-run should
+ * this worker die. When the post came back marked (a recovered re-run's `SendReceipt.marker`),
+ * every edit writes the marker again above the text, the final one included.
  */
 export function deliverStreaming(event: GatewayEvent, context: TurnContext, config: DeliveryConfig, options: StreamingOptions): OperatorFunction<AgentEvent, never> {
   return (events) =>
@@ -45,6 +50,8 @@ class StreamedReply {
   #messageId: string | undefined;
   /** The message could not be posted or an edit failed: the final reply goes out fresh. */
   #broken = false;
+  /** The marker the message was posted with, kept on every edit of it. */
+  #marker: string | undefined;
 
   constructor(event: GatewayEvent, context: TurnContext, config: DeliveryConfig) {
     this.#event = event;
@@ -57,7 +64,7 @@ class StreamedReply {
       case "open":
         return this.#open(step.text);
       case "edit":
-        return this.#messageId === undefined || this.#broken ? EMPTY : this.#edit(this.#messageId, step.text);
+        return this.#messageId === undefined || this.#broken ? EMPTY : this.#edit(this.#messageId, this.#shown(step.text));
       case "final":
         return defer(() =>
           // Cancelled: what was shown so far goes, and nothing more is sent.
@@ -67,13 +74,19 @@ class StreamedReply {
   }
 
   #open(text: string): Observable<unknown> {
-    return this.#context.send(replyMessage(this.#event, text, undefined)).pipe(
+    return this.#context.send(replyMessage(this.#event, text, undefined), { placeholder: true }).pipe(
       tap((receipt) => {
+        this.#marker = receipt.marker;
         if (namesMessage(receipt.messageId)) this.#messageId = receipt.messageId;
         else this.#fallBack("no_message_id");
       }),
       catchError((err: unknown) => this.#failed(err, "stream_open_failed")),
     );
+  }
+
+  /** What an edit shows of the text so far: under the marker, when the message has one. */
+  #shown(text: string): string {
+    return this.#marker === undefined ? text : markedPreview(this.#marker, text, this.#context.messageLimit(this.#event.platform));
   }
 
   #edit(messageId: string, text: string): Observable<unknown> {
@@ -85,12 +98,15 @@ class StreamedReply {
     if (reply === undefined) return messageId === undefined ? EMPTY : this.#delete(messageId);
     const sendAll = (chunks: readonly string[], quote: string | undefined): Observable<unknown> =>
       concat(...chunks.map((chunk, index) => defer(() => this.#context.send(replyMessage(this.#event, chunk, index === 0 ? quote : undefined)))));
+    // No message to edit: the marker, if any, is on the one that named no id (it stays), or on the first sent now.
     if (messageId === undefined) return sendAll(reply.chunks, reply.replyTo);
-    if (this.#broken) return concat(this.#delete(messageId), sendAll(reply.chunks, reply.replyTo));
-    const [first = "", ...rest] = reply.chunks;
+    // The marked message is edited or deleted: the marker moves with its text.
+    const chunks = this.#marker === undefined ? reply.chunks : markedChunks(this.#marker, reply.chunks, this.#context.messageLimit(this.#event.platform));
+    if (this.#broken) return concat(this.#delete(messageId), sendAll(chunks, reply.replyTo));
+    const [first = "", ...rest] = chunks;
     return concat(
       this.#edit(messageId, first),
-      defer(() => (this.#broken ? concat(this.#delete(messageId), sendAll(reply.chunks, reply.replyTo)) : sendAll(rest, undefined))),
+      defer(() => (this.#broken ? concat(this.#delete(messageId), sendAll(chunks, reply.replyTo)) : sendAll(rest, undefined))),
     );
   }
 

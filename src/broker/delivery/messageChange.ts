@@ -9,10 +9,15 @@ import { replyChannel } from "./replyMessage.js";
  * (`""` for a delete), in the event's conversation.
  */
 export function messageChange(event: GatewayEvent, messageId: string, text: string | undefined): OutboundMessage {
+  return changeIn({ platform: event.platform, channel: replyChannel(event) }, messageId, text);
+}
+
+/** The same frame, in the conversation a message the turn sends names (its platform and channel). */
+export function changeIn(conversation: Pick<OutboundMessage, "platform" | "channel">, messageId: string, text: string | undefined): OutboundMessage {
   return {
     reply_to: messageId,
-    platform: event.platform,
-    channel: replyChannel(event),
+    platform: conversation.platform,
+    channel: conversation.channel,
     content: { type: "text", text: text ?? "" },
     command: text === undefined ? "delete_message" : "edit_message",
   };
