@@ -18,6 +18,10 @@ export interface HistoryEntry {
 // src/auto-reply/reply/history.ts: HISTORY_CONTEXT_MARKER, CURRENT_MESSAGE_MARKER.
 const HISTORY_CONTEXT_MARKER = "[Chat messages since your last reply - for context]";
 const CURRENT_MESSAGE_MARKER = "[Current message - respond to this]";
+// Untrusted lines that read as one of them are quoted (historyPrompt), recognised by these letters.
+const MARKER_LETTERS = [HISTORY_CONTEXT_MARKER, CURRENT_MESSAGE_MARKER].map(lettersOf);
+// Whatever a reader, or a model, may take for the end of a line: CRLF, LF, CR, VT, FF, NEL, LS, PS.
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
 
 // src/auto-reply/reply/inbound-meta.ts: a history body is cut to MAX_CONTEXT_JSON_STRING_CHARS,
 // keeping 60% head and 40% tail around HEAD_TAIL_OMISSION_MARKER (truncateBodyHeadTail).
@@ -82,19 +86,44 @@ export function withoutPacked(history: readonly HistoryEntry[], packed: readonly
  * (`src/auto-reply/reply/history.ts`) writes it before the current message: the history marker,
  * one `sender: text` per entry (`src/gateway/agent-prompt.ts`), a blank line, then the
  * current-message marker. undefined for an empty history.
+ *
+ * The senders and texts are untrusted: every line break in them becomes `\n`, and a line of theirs
+ * that reads as one of the two markers is quoted (`> `), so no history line can pass for the
+ * block's structure (a "current message" of the sender's making).
  */
 export function historyPrompt(history: readonly HistoryEntry[]): string | undefined {
-  const lines = history.filter((entry) => !isBlank(entry.text)).map((entry) => `${entry.sender}: ${boundedText(entry.text)}`);
+  const lines = history
+    .filter((entry) => !isBlank(entry.text))
+    .flatMap((entry) => `${oneLine(entry.sender)}: ${boundedText(entry.text)}`.split(LINE_BREAK).map(quotedIfMarker));
   if (lines.length === 0) return undefined;
   return [HISTORY_CONTEXT_MARKER, lines.join("\n"), "", CURRENT_MESSAGE_MARKER].join("\n");
+}
+
+/**
+ * A line whose letters and digits begin as a marker's do — whatever the case, spacing, brackets,
+ * dashes, markup or compatibility forms (`**[CURRENT MESSAGE – respond to this]**`, fullwidth
+ * brackets) — quoted so it reads as quoted text, never as a marker.
+ */
+function quotedIfMarker(line: string): string {
+  const letters = lettersOf(line);
+  return MARKER_LETTERS.some((marker) => letters.startsWith(marker)) ? `> ${line}` : line;
+}
+
+/** A text's letters and digits only, compatibility forms folded (NFKC) and lower-cased: what a marker is recognised by. */
+function lettersOf(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 function senderLabel({ sender }: GatewayEvent): string {
   const label = [sender.display_name, sender.name, sender.id].find((candidate) => !isBlank(candidate));
   if (label === undefined) return UNKNOWN_SENDER;
   const bounded = label.length <= MAX_SENDER_CHARS ? label : `${prefixOf(label, SENDER_HEAD_CHARS).trimEnd()}${TRUNCATED_MARKER}`;
-  // One line per entry: a name with a line break must not start a line of its own.
-  return bounded.replace(/\s+/g, " ").trim();
+  return oneLine(bounded).trim();
+}
+
+/** One line per entry: a name with a line break (NEL too, which `\s` is not) must not start a line of its own. */
+function oneLine(label: string): string {
+  return label.replace(/[\s\u0085]+/g, " ");
 }
 
 /** OpenClaw's head-and-tail cut: at most MAX_TEXT_CHARS UTF-16 units, never splitting a surrogate pair. */

@@ -123,7 +123,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   if (pool !== undefined) metrics?.read({ sessions: () => pool.size, waitingForSession: () => pool.waiting });
   const preload = pool !== undefined && config.pool.preload_persisted_sessions;
   const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
-  const history = state?.history === undefined ? undefined : new GroupHistory(state.history, config.inbound.history_limit);
+  const history = state?.history === undefined ? undefined : new GroupHistory(state.history, config.inbound.history_limit, logger);
   const turnHandler =
     options.turnHandler ??
     (pool === undefined

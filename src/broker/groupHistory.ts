@@ -1,9 +1,12 @@
 import { concat, defer, EMPTY, ignoreElements, lastValueFrom, Observable, of } from "rxjs";
 import { historyEntry, type HistoryEntry } from "../../operators/ingress/groupHistory.js";
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
+import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { isGroupChannel } from "../../operators/ingress/groupChannel.js";
 import { threadIdOf } from "../../operators/ingress/threadIdOf.js";
+import type { Logger } from "../log/logger.js";
+import type { HistoryKept } from "../state/historyRecord.js";
 import type { HistoryStore } from "../state/historyStore.js";
 
 /**
@@ -12,17 +15,20 @@ import type { HistoryStore } from "../state/historyStore.js";
  * into its prompt. Kept in `store` (in memory, or NATS KV shared by every worker). Appends of one
  * conversation are written in arrival order, and a turn reads its history only after every append
  * this process took before it was written — the events come off the turn stream in order, so the
- * mention's turn sees the messages that came before it.
+ * mention's turn sees the messages that came before it. Messages dropped to keep a conversation's
+ * history within its byte budget are logged.
  */
 export class GroupHistory {
   readonly #store: HistoryStore;
   readonly #limit: number;
+  readonly #logger: Logger;
   /** Per conversation, the last append this process started, until it settles. */
   readonly #pending = new Map<string, Promise<void>>();
 
-  constructor(store: HistoryStore, limit: number) {
+  constructor(store: HistoryStore, limit: number, logger: Logger) {
     this.#store = store;
     this.#limit = limit;
+    this.#logger = logger;
   }
 
   /** Keeps a history event (`event.history`); completes once it is written, errors when the store failed. */
@@ -32,7 +38,7 @@ export class GroupHistory {
       const entry = historyEntry(event);
       const before = this.#pending.get(key) ?? Promise.resolve();
       // A failed append does not hold the next one back: the failed one is handed back and comes again.
-      const written = before.then(() => lastValueFrom(this.#store.append(key, entry, this.#limit), { defaultValue: undefined }));
+      const written = before.then(async () => this.#overBudget(event, await lastValueFrom(this.#store.append(key, entry, this.#limit))));
       const settled = written.then(
         () => undefined,
         () => undefined,
@@ -46,6 +52,11 @@ export class GroupHistory {
         (err: unknown) => subscriber.error(err),
       );
     });
+  }
+
+  #overBudget(event: GatewayEvent, { dropped, bytes, budget }: HistoryKept): void {
+    if (dropped === 0) return;
+    this.#logger.info({ reason: "history_over_budget", sessionKey: sessionKey(event), event_id: event.event_id, dropped, bytes, budget }, "group history over its byte budget; oldest dropped");
   }
 
   /** The history a turn of `event` packs, oldest first: none outside a group conversation's main channel. */

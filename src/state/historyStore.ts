@@ -1,6 +1,7 @@
 import { defer, EMPTY, of, type Observable } from "rxjs";
 import type { HistoryEntry } from "../../operators/ingress/groupHistory.js";
-import { appendStep, removeStep, type HistoryRecord } from "./historyRecord.js";
+import { HISTORY_MAX_BYTES } from "../../operators/ingress/historyBudget.js";
+import { appendStep, removeStep, type HistoryKept, type HistoryRecord } from "./historyRecord.js";
 
 /**
  * Group history (`[inbound] history_limit`): per conversation, the group messages that did not
@@ -9,8 +10,11 @@ import { appendStep, removeStep, type HistoryRecord } from "./historyRecord.js";
  * subscription. Errors with StateStoreError when the store cannot be reached.
  */
 export interface HistoryStore {
-  /** Keeps one more message, at most `limit` (oldest dropped first); completes without a value. */
-  append(key: string, entry: HistoryEntry, limit: number): Observable<never>;
+  /**
+   * Keeps one more message, at most `limit` and the store's byte budget (oldest dropped first);
+   * emits what the budget dropped, once, and completes.
+   */
+  append(key: string, entry: HistoryEntry, limit: number): Observable<HistoryKept>;
   /** The kept messages, oldest first (none: `[]`). */
   read(key: string): Observable<readonly HistoryEntry[]>;
   /** Forgets the messages a turn packed; completes without a value. */
@@ -20,15 +24,21 @@ export interface HistoryStore {
 /**
  * A `HistoryStore` in one process's memory (the embedded bus). Conversations are dropped when
  * their history empties; the number kept is bounded by the conversations that wrote and were
- * never answered, each at most `limit` entries.
+ * never answered, each at most `limit` entries and `maxBytes` (default HISTORY_MAX_BYTES).
  */
 export class MemoryHistoryStore implements HistoryStore {
   readonly #records = new Map<string, HistoryRecord>();
+  readonly #maxBytes: number;
 
-  append(key: string, entry: HistoryEntry, limit: number): Observable<never> {
+  constructor(options: { readonly maxBytes?: number } = {}) {
+    this.#maxBytes = options.maxBytes ?? HISTORY_MAX_BYTES;
+  }
+
+  append(key: string, entry: HistoryEntry, limit: number): Observable<HistoryKept> {
     return defer(() => {
-      this.#apply(key, appendStep(this.#records.get(key), entry, limit).next);
-      return EMPTY;
+      const { result, next } = appendStep(this.#records.get(key), entry, limit, this.#maxBytes);
+      this.#apply(key, next);
+      return of(result);
     });
   }
 

@@ -9,7 +9,9 @@ export const inboundSection = z
     debounce_ms: int(0).default(0),
     // platform → debounce_ms, overriding the global value for that platform.
     debounce_by_platform: intTable(0).default(() => ({})),
-    // Group messages that did not mention the bot, kept per conversation for the next turn's prompt (0: none).
-    history_limit: int(0).default(0),
+    // Group messages that did not mention the bot, kept per conversation for the next turn's prompt
+    // (0: none). At most 1,000: every kept message rewrites the conversation's whole record, and
+    // the byte budget (HISTORY_MAX_BYTES) would drop the oldest of more anyway (docs/config-reference.md).
+    history_limit: int(0, 1000).default(0),
   })
   .prefault({});

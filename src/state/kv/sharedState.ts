@@ -14,7 +14,7 @@ import { KvDeliveryLedger } from "./kvDeliveryLedger.js";
 import { KvSessionStore } from "./kvSessionStore.js";
 import { KvRateBuckets } from "./kvRateBuckets.js";
 import { KvTriageStore } from "./kvTriageStore.js";
-import { KvHistoryStore } from "./kvHistoryStore.js";
+import { KvHistoryStore, kvHistoryBudget } from "./kvHistoryStore.js";
 import type { HistoryStore } from "../historyStore.js";
 import type { RateBuckets } from "../../../operators/delivery/rateBuckets.js";
 
@@ -72,6 +72,6 @@ export async function openSharedState(nc: NatsConnection, config: SharedStateCon
     dedupe: new KvDedupeStore(dedupe, { ttlMs: config.inbound.dedupe_ttl_secs * 1000, writes: new BucketWrites(appends, dedupe, buckets.dedupe) }),
     ledger: new KvDeliveryLedger(ledger, { writes: new BucketWrites(appends, ledger, buckets.ledger) }),
     rates: new KvRateBuckets(rates, { writes: new BucketWrites(appends, rates, buckets.rates) }),
-    ...(history === undefined ? {} : { history: new KvHistoryStore(history, { writes: new BucketWrites(appends, history, buckets.history) }) }),
+    ...(history === undefined ? {} : { history: new KvHistoryStore(history, { writes: new BucketWrites(appends, history, buckets.history), maxBytes: kvHistoryBudget(nc.info?.max_payload) }) }),
   };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type BucketOptions, openBucket } from "../../../src/bus/nats/buckets.js";
 import { JetStreamPublisher } from "../../../src/bus/nats/jetStreamPublisher.js";
 import { BucketWrites } from "../../../src/state/kv/bucketWrites.js";
-import { startNatsServer, type NatsServer } from "../../helpers/natsServer.js";
+import { startNatsServer, type NatsServer, type NatsServerOptions } from "../../helpers/natsServer.js";
 
 export interface NatsKvFixture {
   /** A new connection, closed after the suite (one per simulated worker). */
@@ -17,8 +17,8 @@ export interface NatsKvFixture {
   bucketWithWrites(options?: BucketOptions): Promise<{ readonly kv: KV; readonly name: string; readonly writes: BucketWrites }>;
 }
 
-/** Starts a private nats-server for the enclosing `describe`; call it at the top of one. */
-export function natsKvFixture(): NatsKvFixture {
+/** Starts a private nats-server for the enclosing `describe` (with `serverOptions`, e.g. a config file); call it at the top of one. */
+export function natsKvFixture(serverOptions: NatsServerOptions = {}): NatsKvFixture {
   let server: NatsServer | undefined;
   let shared: NatsConnection | undefined;
   const connections: NatsConnection[] = [];
@@ -26,7 +26,7 @@ export function natsKvFixture(): NatsKvFixture {
   let appends: JetStreamPublisher | undefined;
 
   beforeAll(async () => {
-    server = await startNatsServer();
+    server = await startNatsServer(serverOptions);
   });
   afterAll(async () => {
     await Promise.all(connections.map((nc) => nc.close()));
