@@ -15,6 +15,7 @@ export { debounceInbound, debounceKey, type DebounceInboundOptions } from "./ing
 export { isControlCommand } from "./ingress/controlCommand.js";
 export { packBatch, packPrompt } from "./ingress/packPrompt.js";
 export { appendHistory, historyEntry, historyPrompt, withoutPacked, type HistoryEntry } from "./ingress/groupHistory.js";
+export { HISTORY_MAX_BYTES, fitsHistoryBudget, historyEntryBytes, historyWithinBytes, type HistoryWithinBytes } from "./ingress/historyBudget.js";
 export type {
   GatewayAttachment,
   GatewayChannel,
