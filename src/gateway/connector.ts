@@ -7,8 +7,10 @@ import type { Logger } from "../log/logger.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { parseGatewayFrame } from "../../operators/ingress/gatewayFrames.js";
+import { oversizeEvent } from "../../operators/ingress/oversizeEvent.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
 import { redactUrl, urlHasToken } from "../config/index.js";
+import { FRAME_CEILING_BYTES } from "../config/sections/gateway.js";
 import { SendError, SKIPPED_MESSAGE_ID } from "../wire/index.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
@@ -21,8 +23,13 @@ export interface GatewayConnectorOptions {
   readonly url: string;
   readonly token?: string;
   readonly logger: Logger;
-  /** Frames larger than this are logged and dropped; the connection stays up. */
+  /**
+   * Frames larger than this are read, then handled without their inline attachments (or dropped);
+   * the connection stays up. At most `frameCeilingBytes`.
+   */
   readonly maxFrameBytes: number;
+  /** The largest message the socket reads (ws' `maxPayload`); a bigger one closes it. Default `FRAME_CEILING_BYTES`. */
+  readonly frameCeilingBytes?: number;
   readonly clientVersion: string;
   /** Without a capability handshake: how long to wait for an ack before counting the send as sent (upstream: 5 s). */
   readonly legacyAckTimeoutMs: number;
@@ -41,8 +48,6 @@ export interface GatewayConnectorOptions {
   readonly instruments?: Instruments;
 }
 
-/** Frames above this close the socket (ws' own limit); below it, `maxFrameBytes` drops them politely. */
-const socketPayloadCap = 64 * 1024 * 1024;
 /** Pongs missed in a row before a connection counts as dead. */
 const maxMissedPongs = 2;
 
@@ -206,7 +211,9 @@ export class GatewayConnector {
   #connect(): void {
     if (this.#closing) return;
     const { logger } = this.#options;
-    const socket = new WebSocket(gatewayUrl(this.#options.url, this.#options.token), { maxPayload: socketPayloadCap });
+    // Every frame up to the ceiling is read whole, so one over `maxFrameBytes` costs its own event at most.
+    const ceilingBytes = this.#options.frameCeilingBytes ?? FRAME_CEILING_BYTES;
+    const socket = new WebSocket(gatewayUrl(this.#options.url, this.#options.token), { maxPayload: ceilingBytes });
     this.#socket = socket;
     let openedAt: number | undefined;
     let abandoned = false;
@@ -226,7 +233,10 @@ export class GatewayConnector {
       if (!isBinary) this.#receive(data);
     });
     socket.on("error", (err) => {
-      if (openedAt === undefined) logger.warn({ err, backoffMs: this.#backoffMs }, "gateway connection failed, retrying");
+      // ws closes the connection (1009) on a message past `maxPayload`: nothing else can skip it.
+      if ((err as { code?: unknown }).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+        logger.warn({ reason: "frame_over_ceiling", ceilingBytes }, "gateway frame over the connector's ceiling; reconnecting");
+      } else if (openedAt === undefined) logger.warn({ err, backoffMs: this.#backoffMs }, "gateway connection failed, retrying");
       else logger.warn({ err }, "gateway socket error");
     });
     socket.on("close", (code) => {
@@ -265,6 +275,10 @@ export class GatewayConnector {
     // A text frame comes as one Buffer (ws's default binaryType): read in place, not copied.
     const raw = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     const frame = parseGatewayFrame(raw, this.#options.maxFrameBytes);
+    if (frame.kind === "rejected" && frame.reason === "too_large") {
+      this.#receiveOversize(raw);
+      return;
+    }
     switch (frame.kind) {
       case "event":
         this.#events.next(frame.event);
@@ -284,6 +298,22 @@ export class GatewayConnector {
         }
         return;
     }
+  }
+
+  /** A frame over `maxFrameBytes`: its event without the inline attachments that made it too big, or dropped. */
+  #receiveOversize(raw: Buffer): void {
+    const { logger, maxFrameBytes } = this.#options;
+    const kept = oversizeEvent(raw, maxFrameBytes);
+    if (kept.kind === "rejected") {
+      logger.warn({ reason: kept.reason, detail: kept.detail, bytes: raw.length }, "gateway frame dropped");
+      this.#options.instruments?.events("invalid");
+      return;
+    }
+    logger.warn(
+      { reason: "frame_too_large", bytes: raw.length, maxFrameBytes, attachments: kept.attachments, event_id: kept.event.event_id },
+      "gateway frame over max_frame_bytes; its inline attachments not delivered",
+    );
+    this.#events.next(kept.event);
   }
 
   /** A hello that does not negotiate leaves the connection as it was (legacy mode, unless an earlier hello negotiated). */

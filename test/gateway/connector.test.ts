@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
-import { GatewayConnector } from "../../src/gateway/connector.js";
+import { GatewayConnector, type GatewayConnectorOptions } from "../../src/gateway/connector.js";
 import { gatewayUrl, replyFrame } from "../../src/gateway/replyFrame.js";
 import { SendError } from "../../src/wire/index.js";
 import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
-import { until } from "../helpers/stack.js";
+import { until, userEvent } from "../helpers/stack.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { FRAME_TOO_LARGE_STATUS } from "../../operators/ingress/oversizeEvent.js";
 
 const message: OutboundMessage = {
   reply_to: "evt-1",
@@ -24,6 +26,7 @@ async function connect(
   gatewayOptions: DevGatewayOptions = {},
   token?: string,
   urlOf: (gateway: DevGateway) => string = (gateway) => gateway.url,
+  overrides: Partial<GatewayConnectorOptions> = {},
 ): Promise<{ connector: GatewayConnector; gateway: DevGateway; records: LogRecord[]; frames: ReplyFrame[] }> {
   const gateway = await DevGateway.start(gatewayOptions);
   const frames: ReplyFrame[] = [];
@@ -41,6 +44,7 @@ async function connect(
     streaming: false,
     streamingPlaceholder: true,
     backoff: { initialMs: 50, maxMs: 200 },
+    ...overrides,
   });
   cleanup.push(() => gateway.close(), () => connector.close());
   connector.start();
@@ -202,6 +206,39 @@ describe("GatewayConnector", () => {
     expect(line?.url).toBe(`${gateway.url}?token=***`);
     expect(JSON.stringify(records)).not.toContain(token);
     expect(records.some((r) => r.msg === "gateway.token not set — WebSocket connection is NOT authenticated")).toBe(false);
+  });
+});
+
+describe("frames over max_frame_bytes", () => {
+  const audio = (bytes: number) => ({ type: "audio", filename: "v.ogg", mime_type: "audio/ogg", data: Buffer.alloc(bytes).toString("base64"), size: bytes });
+  const frameLimits = { maxFrameBytes: 16 * 1024, frameCeilingBytes: 256 * 1024 };
+
+  it("below the ceiling: read whole, the event emitted without its inline attachment, the connection kept", async () => {
+    const { connector, gateway, records } = await connect({}, undefined, undefined, frameLimits);
+    const events: GatewayEvent[] = [];
+    connector.events.subscribe((event) => events.push(event));
+    await connected(connector);
+    gateway.broadcast(userEvent("hear this", { content: { type: "text", text: "hear this", attachments: [audio(100_000)] } }));
+    gateway.broadcast(userEvent("next"));
+    expect(await until(() => events.length === 2, 10_000)).toBe(true);
+    expect(events[0]?.content.text).toBe("hear this");
+    expect(events[0]?.content.attachments?.[0]).toMatchObject({ data: "", size: 100_000, status: FRAME_TOO_LARGE_STATUS });
+    expect(events[1]?.content.text).toBe("next");
+    expect(records.find((r) => r.reason === "frame_too_large")).toMatchObject({ msg: "gateway frame over max_frame_bytes; its inline attachments not delivered", attachments: 1, maxFrameBytes: 16 * 1024 });
+    expect(records.filter((r) => r.msg === "connected to gateway")).toHaveLength(1);
+  });
+
+  it("over the ceiling: ws must close the connection; the reason is logged and the connector is back for the next event", async () => {
+    const { connector, gateway, records } = await connect({}, undefined, undefined, frameLimits);
+    const events: GatewayEvent[] = [];
+    connector.events.subscribe((event) => events.push(event));
+    await connected(connector);
+    gateway.broadcast(userEvent("huge", { content: { type: "text", text: "huge", attachments: [audio(300 * 1024)] } }));
+    expect(await until(() => records.filter((r) => r.msg === "connected to gateway").length === 2 && gateway.brokerCount === 1, 10_000)).toBe(true);
+    expect(records.find((r) => r.reason === "frame_over_ceiling")).toMatchObject({ msg: "gateway frame over the connector's ceiling; reconnecting", ceilingBytes: 256 * 1024 });
+    gateway.broadcast(userEvent("after"));
+    expect(await until(() => events.length === 1, 10_000)).toBe(true);
+    expect(events[0]?.content.text).toBe("after");
   });
 });
 

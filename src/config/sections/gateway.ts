@@ -5,6 +5,13 @@ import { int, nonEmptyString, stringList, websocketUrl } from "../fields.js";
 
 /** `[gateway]`: the OpenAB gateway connection. The section is optional; when present, `url` is required. */
 
+/**
+ * The largest WebSocket message the gateway connector reads (its ws `maxPayload`): a bigger one
+ * closes the connection, so `max_frame_bytes` may not exceed it. Frames between the two are read,
+ * then handled politely.
+ */
+export const FRAME_CEILING_BYTES = 128 * 1024 * 1024;
+
 export const gatewaySection = z.strictObject({
   url: websocketUrl(),
   platform: nonEmptyString()
@@ -35,7 +42,10 @@ export const gatewaySection = z.strictObject({
   gateway_ack_timeout_secs: int(1).default(12),
   // Without a capability handshake an ack may never come (upstream: 5 s, then counted as sent).
   legacy_ack_timeout_secs: int(1).default(5),
-  max_frame_bytes: int(1024).default(4 * 1024 * 1024),
+  max_frame_bytes: expecting(
+    z.int().min(1024).max(FRAME_CEILING_BYTES),
+    `an integer from 1024 to ${FRAME_CEILING_BYTES} (128 MiB: the largest frame the gateway connector reads)`,
+  ).default(4 * 1024 * 1024),
   // A ping this often; two missed pongs abandon the connection (0: no pings). Seconds, fractions allowed.
   keepalive_secs: expecting(z.number().min(0), "a number ≥ 0 (0 disables the keepalive)").default(30),
 });
