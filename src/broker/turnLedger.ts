@@ -1,4 +1,4 @@
-import { catchError, concat, concatMap, defer, EMPTY, forkJoin, ignoreElements, map, merge, of, ReplaySubject, share, tap, throwError, type Observable } from "rxjs";
+import { catchError, concat, concatMap, defer, EMPTY, forkJoin, map, merge, of, ReplaySubject, share, throwError, type Observable } from "rxjs";
 import { markedChunks } from "../../operators/delivery/markedMessage.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { compositeKey } from "../../operators/dispatch/compositeKey.js";
@@ -6,10 +6,8 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
 import type { Send, SendOptions } from "../pipeline/send.js";
 import type { DeliveryLedger, LedgerRecord } from "../state/deliveryLedger.js";
-import { isPlaceholderId } from "../state/ledgerRecord.js";
-import { SendError } from "../wire/index.js";
-import { changeIn, namesMessage } from "./delivery/messageChange.js";
 import { AlreadyDeliveredError } from "./errors.js";
+import { deleteStale, recordedPlaceholder, stalePlaceholders } from "./stalePlaceholders.js";
 import type { IntakeMessage } from "../worker/partitionIntake.js";
 
 /**
@@ -142,45 +140,6 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
       begin ??= beginWith(message);
       return begin.pipe(concatMap(() => sendMarked(message, sendOptions)));
     });
-}
-
-/** Placeholder ids the earlier attempts recorded, each once. */
-function stalePlaceholders(priors: readonly (LedgerRecord | undefined)[]): string[] {
-  return [...new Set(priors.flatMap((prior) => prior?.placeholders ?? []))];
-}
-
-/**
- * Deletes what interrupted attempts left to edit, one after another; never fails: a message that
- * stays is untidy, and the reply must still go out. Logs how many went, and each that did not.
- */
-function deleteStale(send: Send, first: OutboundMessage, ids: readonly string[], logger: Logger): Observable<never> {
-  if (ids.length === 0) return EMPTY;
-  let deleted = 0;
-  const each = ids.map((id) =>
-    defer(() => send(changeIn(first, id, undefined))).pipe(
-      tap(() => void (deleted += 1)),
-      ignoreElements(),
-      catchError((err: unknown) => {
-        logger.warn({ reason: "stale_placeholder_delete_failed", code: err instanceof SendError ? err.code : "send_failed", err }, "interrupted attempt's streaming message not deleted");
-        return EMPTY;
-      }),
-    ),
-  );
-  return concat(
-    ...each,
-    defer(() => {
-      if (deleted > 0) logger.info({ reason: "stale_placeholder", deleted, total: ids.length }, "interrupted attempt's streaming message deleted");
-      return EMPTY;
-    }),
-  );
-}
-
-/** The receipt's id when the ledger can keep it; one it cannot is logged (the message would stay if this attempt died). */
-function recordedPlaceholder(receipt: SendReceipt, logger: Logger): string | undefined {
-  if (!namesMessage(receipt.messageId)) return undefined; // no id to delete it by: the streaming delivery says so
-  if (isPlaceholderId(receipt.messageId)) return receipt.messageId;
-  logger.warn({ reason: "placeholder_id_too_long", chars: receipt.messageId.length }, "streaming message not recorded in the delivery ledger");
-  return undefined;
 }
 
 /**

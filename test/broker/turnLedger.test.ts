@@ -252,6 +252,15 @@ describe("ledgerSend: placeholders and the marker (a streaming reply re-run afte
     await expect(firstValueFrom(memory.read(key))).resolves.toEqual({ state: "started", attempts: 1, delivered: 1, updatedAt: 5 });
   });
 
+  it("keeps no placeholder id a gateway made too long to record, and says so", async () => {
+    const memory = new MemoryDeliveryLedger();
+    const { logger, records } = captureLogs();
+    const huge: Send = () => of({ messageId: "9".repeat(10_000) });
+    await lastValueFrom(ledgerSend(huge, { ...options(memory), logger })(reply("…"), { placeholder: true }));
+    await expect(firstValueFrom(memory.read(key))).resolves.toEqual({ state: "started", attempts: 1, delivered: 1, updatedAt: 5 });
+    expect(records).toMatchObject([{ msg: "streaming message not recorded in the delivery ledger", reason: "placeholder_id_too_long", chars: 10_000 }]);
+  });
+
   it("a re-run deletes the placeholders earlier attempts recorded, in its conversation, before its first message leaves", async () => {
     const memory = new MemoryDeliveryLedger();
     // The first attempt posted its placeholder and died mid-stream.
