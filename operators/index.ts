@@ -64,12 +64,12 @@ export { planTextReply, type TextReplyPlan } from "./delivery/textReply.js";
 export { splitMessage } from "./delivery/splitMessage.js";
 export { silentReply } from "./delivery/silentReply.js";
 export { paceBubbles } from "./delivery/paceBubbles.js";
-export { BlockChunker, type BlockChunkerSettings, type BreakPreference } from "./delivery/blockChunker.js";
+export { BlockChunker, type BlockChunkerSettings, type BreakPreference, type FenceSplit } from "./delivery/blockChunker.js";
 export { textBlocks, type BlockBreak, type TextBlocksOptions, type TextBlockStep } from "./delivery/textBlocks.js";
 export { coalesceBlocks, coalesceJoiner, type BlockJoiner, type CoalesceOptions } from "./delivery/coalesceBlocks.js";
 export { humanDelayRange, humanGap, type HumanDelay } from "./delivery/humanDelay.js";
 export { quoteFor, type ReplyToMode } from "./delivery/replyThreading.js";
-export { hasUnresolvedModelVariable, resolveResponsePrefix, shortModelName, withResponsePrefix, type PrefixVariables } from "./delivery/responsePrefix.js";
+export { hasUnresolvedModelVariable, prefixProblem, prefixRoom, resolveResponsePrefix, shortModelName, startsMarkdownBlock, withResponsePrefix, type PrefixVariables } from "./delivery/responsePrefix.js";
 export {
   bucketFull,
   departure,

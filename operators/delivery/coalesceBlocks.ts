@@ -1,5 +1,6 @@
 import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
 import { charCount } from "./graphemes.js";
+import { startsMarkdownBlock } from "./responsePrefix.js";
 
 /** What joins two coalesced blocks: a blank line, a line break or a space. */
 export type BlockJoiner = "\n\n" | "\n" | " ";
@@ -24,7 +25,9 @@ export interface CoalesceOptions {
  * block. The source's end sends whatever is held, and so does its error, right before the error:
  * nothing the agent wrote is lost. Lengths are in chars (Unicode scalar values), as platform
  * limits are; a block of only whitespace is no message and is dropped. With `idleMs` 0 nothing
- * leaves on idle, as in OpenClaw: only size and the end flush.
+ * leaves on idle, as in OpenClaw: only size and the end flush. The joiner " " becomes a line break
+ * where a space would unmake Markdown: after a code fence's closing line (text after it on the line
+ * leaves the fence open) and before a block that starts one (`🤖 ```ts` opens no fence).
  *
  * @throws {RangeError} when `maxChars` is not an integer ≥ 1 or `idleMs` is negative.
  */
@@ -39,6 +42,8 @@ export function coalesceBlocks(options: CoalesceOptions): MonoTypeOperatorFuncti
     new Observable<string>((subscriber) => {
       let buffer = "";
       let bufferChars = 0;
+      /** Whether the buffer's last line is a fence line: nothing may follow it on that line. */
+      let endsInFence = false;
       let idle: Subscription | undefined;
       const flush = (): void => {
         idle?.unsubscribe();
@@ -67,9 +72,11 @@ export function coalesceBlocks(options: CoalesceOptions): MonoTypeOperatorFuncti
             buffer = block;
             bufferChars = chars;
           } else {
-            buffer += joiner + block;
+            buffer += joiner === " " && (endsInFence || startsMarkdownBlock(block)) ? "\n" : joiner;
+            buffer += block;
             bufferChars += joinerChars + chars;
           }
+          endsInFence = lastLineIsFence(block);
           if (bufferChars >= maxChars) {
             flush();
             return;
@@ -92,6 +99,15 @@ export function coalesceBlocks(options: CoalesceOptions): MonoTypeOperatorFuncti
         source.unsubscribe();
       };
     });
+}
+
+/** A code fence's opening or closing line (CommonMark: up to three spaces, then ``` or ~~~), read where it starts. */
+const FENCE_LINE = / {0,3}(?:```|~~~)/y;
+
+/** Whether the block's last line is a fence line; reads that line's first few chars only. */
+function lastLineIsFence(block: string): boolean {
+  FENCE_LINE.lastIndex = block.lastIndexOf("\n") + 1;
+  return FENCE_LINE.test(block);
 }
 
 /** OpenClaw's joiner for a chunker break preference: paragraph → "\n\n", newline → "\n", sentence → " ". */

@@ -1,3 +1,5 @@
+import { charCount } from "./graphemes.js";
+
 /**
  * OpenClaw's response prefix (`peers.md` §8): a template resolved against the model the agent
  * reports, then put in front of each reply message. Semantics from the OpenClaw 2026.9.6 build:
@@ -52,11 +54,44 @@ export function hasUnresolvedModelVariable(prefix: string): boolean {
 
 /**
  * `prefix + " " + text`, unless the prefix is "", the text is empty, the text already starts with
- * the prefix, or the text is HEARTBEAT_OK (OpenClaw compares it trimmed).
+ * the prefix, or the text is HEARTBEAT_OK (OpenClaw compares it trimmed). A text whose first line
+ * starts a Markdown block (see `startsMarkdownBlock`) gets the prefix on a line of its own instead:
+ * `🤖 ```ts` opens no code block, and its closer would then open one that never closes. Either way
+ * the prefix costs `prefixRoom(prefix)` chars.
  */
 export function withResponsePrefix(prefix: string, text: string): string {
   if (prefix === "" || text === "" || text.startsWith(prefix) || text.trim() === HEARTBEAT_TOKEN) return text;
-  return `${prefix} ${text}`;
+  return `${prefix}${startsMarkdownBlock(text) ? "\n" : " "}${text}`;
+}
+
+/** Chars (Unicode scalar values, as platform limits count) the prefix adds to a message: itself and its separator. */
+export function prefixRoom(prefix: string): number {
+  return prefix === "" ? 0 : charCount(prefix) + 1;
+}
+
+/**
+ * Whether the text's first line starts a Markdown block that text before it on the line would
+ * unmake (CommonMark): a code fence (``` or ~~~), an ATX heading, a block quote, a list item, a
+ * table row, indented code. Reads only the first few chars.
+ */
+export function startsMarkdownBlock(text: string): boolean {
+  return MARKDOWN_BLOCK_START.test(text.slice(0, BLOCK_START_CHARS));
+}
+
+// Up to three spaces, then a fence, heading, quote, bullet, ordered item or table pipe; or four
+// spaces / a tab before text (indented code). An ordered item's number has at most nine digits.
+const MARKDOWN_BLOCK_START = /^(?: {0,3}(?:```|~~~|(?:#{1,6}|[-+*]|\d{1,9}[.)])(?=[ \t\r\n]|$)|>|\|)|(?: {4}|\t)(?=[ \t]*\S))/;
+const BLOCK_START_CHARS = 16;
+
+/**
+ * Why a resolved prefix cannot be put before a message and leave it valid Markdown, or undefined:
+ * a line break (it would no longer be one line's prefix) or a code fence of its own (every message
+ * would open a code block).
+ */
+export function prefixProblem(prefix: string): "line_break" | "fence" | undefined {
+  if (/[\r\n\u2028\u2029]/.test(prefix)) return "line_break";
+  if (/^ {0,3}(?:```|~~~)/.test(prefix)) return "fence";
+  return undefined;
 }
 
 function valueOf(variable: string, vars: PrefixVariables, identityName: string | undefined): string | undefined {

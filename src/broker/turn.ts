@@ -46,6 +46,12 @@ export interface TurnContext {
   /** Characters per message on a platform (the gateway's negotiated limit, 4096 by default). */
   readonly messageLimit: (platform: string) => number;
   /**
+   * Chars the reply style adds to each message (`[delivery] response_prefix` and its separator);
+   * absent: none. `messageLimit` already leaves room for them; a limit a delivery path keeps of its
+   * own (`[delivery.blocks] max_chars`) must leave it too.
+   */
+  readonly styleChars?: number;
+  /**
    * What the gateway's hello says a platform can do; undefined in legacy mode (no hello), and on a
    * worker with no edge in its process, which cannot see the hello.
    */

@@ -1,4 +1,4 @@
-import { hasUnresolvedModelVariable } from "../../operators/delivery/responsePrefix.js";
+import { hasUnresolvedModelVariable, prefixProblem, prefixRoom, resolveResponsePrefix } from "../../operators/delivery/responsePrefix.js";
 import type { ConfigProblem } from "./errors.js";
 import { urlHasToken } from "./redactUrl.js";
 import type { Config } from "./schema.js";
@@ -127,13 +127,33 @@ export function historyProblems(config: Config): ConfigProblem[] {
  * not report to turnstream in a form it reads yet; refused rather than shown as `{model}`.
  */
 export function responsePrefixProblems(config: Config): ConfigProblem[] {
-  if (!hasUnresolvedModelVariable(config.delivery.response_prefix)) return [];
+  if (!hasUnresolvedModelVariable(config.delivery.response_prefix)) return prefixMarkdownProblems(config);
   return [
     {
       path: "delivery.response_prefix",
       message: "uses a model variable ({model}, {modelFull}, {provider}, {thinkingLevel}, {think}), which is not supported yet: turnstream does not learn the agent's model; use {identity.name} or literal text",
     },
   ];
+}
+
+/**
+ * The resolved prefix goes before each message's first line and counts in `[delivery.blocks]`
+ * max_chars: a line break or a fence of its own would break every message's Markdown, and a prefix
+ * as long as max_chars leaves no room for text.
+ */
+function prefixMarkdownProblems(config: Config): ConfigProblem[] {
+  const template = config.delivery.response_prefix;
+  if (template === "") return [];
+  const name = config.gateway?.bot_username;
+  const prefix = resolveResponsePrefix(template, name === undefined ? {} : { identityName: name });
+  const path = "delivery.response_prefix";
+  const problem = prefixProblem(prefix);
+  if (problem === "line_break") return [{ path, message: "holds a line break; it is put before each message's first line: keep it to one line" }];
+  if (problem === "fence") return [{ path, message: "starts with a code fence (``` or ~~~), which would open a code block in every message: use other text" }];
+  const { blocks } = config.delivery;
+  const room = prefixRoom(prefix);
+  if (!blocks.enabled || room < blocks.max_chars) return [];
+  return [{ path, message: `takes ${room} chars of each message with its separator, and delivery.blocks.max_chars (${blocks.max_chars}) counts it: no text would fit; shorten the prefix or raise max_chars` }];
 }
 
 /** `[delivery] human_delay`: a custom range reads min to max (an unset end is natural's: 800, 2500). */

@@ -23,8 +23,11 @@ export function deliverBlocks(event: GatewayEvent, context: TurnContext, config:
   const { blocks } = config.delivery;
   return (events) =>
     defer(() => {
-      const maxChars = Math.min(blocks.max_chars, context.messageLimit(event.platform));
+      // max_chars bounds the message as sent: the response prefix counts in it (config refuses one that leaves no room).
+      const room = context.styleChars ?? 0;
+      const maxChars = Math.max(1, Math.min(blocks.max_chars - room, context.messageLimit(event.platform)));
       const minChars = Math.min(blocks.min_chars, maxChars);
+      const coalesceMax = blocks.coalesce.max_chars === undefined ? maxChars : Math.max(1, Math.min(blocks.coalesce.max_chars - room, maxChars));
       let end: EndStep | undefined;
       let quote: string | undefined;
       let sent = 0;
@@ -43,7 +46,7 @@ export function deliverBlocks(event: GatewayEvent, context: TurnContext, config:
         coalesceBlocks({
           idleMs: blocks.coalesce.idle_ms,
           minChars: blocks.coalesce.min_chars ?? minChars,
-          maxChars: Math.min(blocks.coalesce.max_chars ?? maxChars, maxChars),
+          maxChars: coalesceMax,
           joiner: coalesceJoiner(blocks.break_preference),
           scheduler: context.scheduler,
         }),

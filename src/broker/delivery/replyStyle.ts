@@ -1,5 +1,5 @@
 import { quoteFor, type ReplyToMode } from "../../../operators/delivery/replyThreading.js";
-import { resolveResponsePrefix, withResponsePrefix } from "../../../operators/delivery/responsePrefix.js";
+import { prefixRoom, resolveResponsePrefix, withResponsePrefix } from "../../../operators/delivery/responsePrefix.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { Config } from "../../config/index.js";
 import type { Send } from "../../pipeline/send.js";
@@ -24,9 +24,11 @@ export function replyStyleOf(config: Pick<Config, "delivery">, identityName: str
  * The turn's context with its reply messages styled, in the one place every delivery path sends
  * through: each new message (in send order) quotes per `reply_to_mode` — the directive's target
  * when the turn's first message carries one, else the user's message — and each message and edit
- * starts with the prefix (a text that already does is left alone). Splits leave room for the
- * prefix: the message limit the paths read is smaller by its length and a space. Status commands
- * (reactions) go through `sendStatus` and are never touched.
+ * starts with the prefix (a text that already does is left alone; one that starts with a code
+ * fence or another Markdown block gets it on a line of its own). Splits leave room for the prefix:
+ * the message limit the paths read is smaller by its chars and the separator, and `styleChars`
+ * says by how much for the limits a path keeps itself (`[delivery.blocks] max_chars`). Status
+ * commands (reactions) go through `sendStatus` and are never touched.
  */
 export function styledContext(context: TurnContext, event: GatewayEvent, style: ReplyStyle): TurnContext {
   const { replyToMode: mode, prefix } = style;
@@ -46,7 +48,8 @@ export function styledContext(context: TurnContext, event: GatewayEvent, style: 
     const styled = { ...unquoted, content: { type: "text" as const, text: prefix === "" ? text : withResponsePrefix(prefix, text) }, ...(quote === undefined ? {} : { quote_message_id: quote }) };
     return context.send(styled, options);
   };
-  const room = prefix === "" ? 0 : prefix.length + 1;
+  // In chars, as limits count: "🤖" is one char (two UTF-16 units) and its separator another.
+  const room = prefixRoom(prefix);
   // Read through, never copied: a context may be a class whose members are getters and methods.
   return {
     send,
@@ -60,6 +63,7 @@ export function styledContext(context: TurnContext, event: GatewayEvent, style: 
       return context.logger;
     },
     messageLimit: (platform) => Math.max(1, context.messageLimit(platform) - room),
+    styleChars: (context.styleChars ?? 0) + room,
     get capabilities() {
       return context.capabilities;
     },

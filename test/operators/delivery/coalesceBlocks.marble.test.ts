@@ -206,6 +206,16 @@ describe("coalesceBlocks (marbles)", () => {
     });
   });
 
+  it("joins with a line break, not the space, where a space would unmake Markdown: before a fence or list, after a fence's closer", () => {
+    const F = "```";
+    testScheduler().run(({ cold, expectObservable }) => {
+      const blocks = cold("(abcde|)", { a: "Intro.", b: `${F}ts\nlet a = 1;\n${F}`, c: "After it.", d: "- an item", e: "Done." });
+      // Sentence joiner: `Intro. ```ts` would open no fence, and ```` After it.` would close none.
+      expectObservable(blocks.pipe(coalesceBlocks({ ...discord, joiner: " " }))).toBe("(x|)", { x: `Intro.\n${F}ts\nlet a = 1;\n${F}\nAfter it.\n- an item Done.` });
+      expectObservable(blocks.pipe(coalesceBlocks({ ...discord, joiner: "\n\n" }))).toBe("(y|)", { y: `Intro.\n\n${F}ts\nlet a = 1;\n${F}\n\nAfter it.\n\n- an item\n\nDone.` });
+    });
+  });
+
   it("keeps a buffer of its own per subscription", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const coalesced = cold("a 99ms |", { a: "x" }).pipe(coalesceBlocks(discord));

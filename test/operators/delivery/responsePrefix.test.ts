@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasUnresolvedModelVariable, resolveResponsePrefix, shortModelName, withResponsePrefix } from "../../../operators/delivery/responsePrefix.js";
+import { hasUnresolvedModelVariable, prefixProblem, prefixRoom, resolveResponsePrefix, shortModelName, startsMarkdownBlock, withResponsePrefix } from "../../../operators/delivery/responsePrefix.js";
 
 describe("shortModelName (peers.md §8 vectors, executed)", () => {
   it.each([
@@ -115,5 +115,49 @@ describe("withResponsePrefix", () => {
   it("takes a 1 MB text", () => {
     const text = "x".repeat(1 << 20);
     expect(withResponsePrefix("[bot]", text)).toHaveLength((1 << 20) + 6);
+  });
+
+  it("puts the prefix on a line of its own before a code fence, so the fence still opens (and its closer closes it)", () => {
+    expect(withResponsePrefix("🤖", "```ts\nlet a = 1;\n```")).toBe("🤖\n```ts\nlet a = 1;\n```");
+    expect(withResponsePrefix("🤖", "~~~\ncode\n~~~")).toBe("🤖\n~~~\ncode\n~~~");
+    expect(withResponsePrefix("🤖", "   ```\ncode\n```")).toBe("🤖\n   ```\ncode\n```");
+    // Inline code is no fence.
+    expect(withResponsePrefix("🤖", "`code` here")).toBe("🤖 `code` here");
+    expect(withResponsePrefix("🤖", "``x`` here")).toBe("🤖 ``x`` here");
+  });
+
+  it("and before the other Markdown blocks a prefix on their line would unmake", () => {
+    for (const text of ["# Title", "## Part", "#", "- item", "* item", "+ item", "1. step", "12) step", "> quote", "| a | b |", "    indented code", "\tindented code", "-\nitem"]) {
+      expect(withResponsePrefix("[bot]", text), text).toBe(`[bot]\n${text}`);
+    }
+    for (const text of ["#hashtag", "-1 degrees", "*bold*", "**bold**", "---", "1.5 kg", "2024 was", "hello", "    ", "\u00a0# not"]) {
+      expect(withResponsePrefix("[bot]", text), text).toBe(`[bot] ${text}`);
+    }
+  });
+
+  it("reads only the text's start: a 1 MB run of spaces", () => {
+    expect(startsMarkdownBlock(" ".repeat(1 << 20))).toBe(false);
+    expect(startsMarkdownBlock(`    x${" ".repeat(1 << 20)}`)).toBe(true);
+    expect(startsMarkdownBlock(`${"1".repeat(1 << 20)}. x`)).toBe(false);
+  });
+});
+
+describe("prefixRoom", () => {
+  it("counts the prefix in chars, as platform limits do, with its separator", () => {
+    expect(prefixRoom("")).toBe(0);
+    expect(prefixRoom("[bot]")).toBe(6);
+    expect(prefixRoom("🤖")).toBe(2);
+    expect(prefixRoom("\u{1F468}\u200D\u{1F469}")).toBe(4);
+  });
+});
+
+describe("prefixProblem", () => {
+  it("refuses a prefix with a line break, or one that is a code fence itself", () => {
+    expect(prefixProblem("[bot]")).toBeUndefined();
+    expect(prefixProblem("🤖 `bot`")).toBeUndefined();
+    expect(prefixProblem("line\nbreak")).toBe("line_break");
+    expect(prefixProblem("cr\r")).toBe("line_break");
+    expect(prefixProblem("```")).toBe("fence");
+    expect(prefixProblem("  ~~~ bot")).toBe("fence");
   });
 });

@@ -203,6 +203,14 @@ describe("splitMessage properties", () => {
     readBack(text, chunks);
   });
 
+  test.prop([splitCase], runs)("a code line is cut only when it is too long for a chunk of its own beside its opener and closer", ([text, limit]) => {
+    const source = contentLines(text);
+    for (const { line } of readBack(text, splitMessage(text, limit))) {
+      const { text: cutLine, opener } = source[line]!;
+      if (opener !== null) expect(charCount(cutLine), cutLine).toBeGreaterThan(limit - (charCount(opener) + 5));
+    }
+  });
+
   test.prop([splitCase], runs)("no grapheme cluster is cut unless it alone is wider than the room", ([text, limit]) => {
     const source = contentLines(text);
     for (const { line, offset } of readBack(text, splitMessage(text, limit))) {
