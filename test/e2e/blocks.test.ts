@@ -17,6 +17,12 @@ afterEach(async () => {
 const { DOCUMENT_REPLY } = (await import(new URL("../../fixtures/agents/scenarios.mjs", import.meta.url).href)) as { DOCUMENT_REPLY: string };
 const FENCE = "```";
 
+/** Every line of the reply's code block arrived whole, in one message. */
+function expectCodeLinesWhole(texts: readonly string[]): void {
+  const lines = new Set(texts.flatMap((text) => text.split("\n")));
+  for (const line of DOCUMENT_REPLY.split("\n").filter((l) => l.startsWith("const batch"))) expect(lines.has(line), line).toBe(true);
+}
+
 /** A stack whose gateway notes when each reply message arrived. */
 async function start(config: Record<string, unknown>): Promise<{ s: Stack; arrivals: { text: string; at: number }[] }> {
   const arrivals: { text: string; at: number }[] = [];
@@ -36,8 +42,9 @@ describe.each(stackBuses())("block streaming (%s bus)", (bus) => {
     expect(await until(() => s.records.some((r) => r.msg === "turn complete" || r.msg === "turn failed"), 40_000)).toBe(true);
     expect(s.records.some((r) => r.msg === "turn failed")).toBe(false);
     // Text mode writes without acks: the last frames may still be on the socket when the turn logs its end.
+    // A fence is cut at a code line's end, whose line break the cut drops (every line here fits a block).
     const seam = "\u0000";
-    const rejoin = (texts: readonly string[]) => texts.join(seam).replaceAll(`\n${FENCE}${seam}${FENCE}ts\n`, "").replaceAll(seam, "\n\n");
+    const rejoin = (texts: readonly string[]) => texts.join(seam).replaceAll(`\n${FENCE}${seam}${FENCE}ts\n`, "\n").replaceAll(seam, "\n\n");
     await until(() => rejoin(arrivals.map((a) => a.text)) === DOCUMENT_REPLY, 20_000);
     const texts = arrivals.map((a) => a.text);
     expect(texts.length, JSON.stringify(texts, null, 1)).toBeGreaterThanOrEqual(3);
@@ -51,14 +58,38 @@ describe.each(stackBuses())("block streaming (%s bus)", (bus) => {
     // paragraph breaks the cuts consumed restored — are the reply exactly.
     expect(rejoin(texts), JSON.stringify(texts, null, 1)).toBe(DOCUMENT_REPLY);
     expect(texts).not.toContain(DOCUMENT_REPLY);
-    // The code block was split across blocks, each reopening it with its language.
+    // The code block was split across blocks, each reopening it with its language, no line cut in two.
     expect(texts.filter((text) => text.includes(`${FENCE}ts\n`)).length).toBeGreaterThanOrEqual(2);
+    expectCodeLinesWhole(texts);
     // human_delay = "natural": 0.8–2.5 s between blocks, measured where they arrive.
     const gaps = arrivals.slice(1).map((a, i) => a.at - (arrivals[i]?.at ?? 0));
     for (const gap of gaps) {
       expect(gap).toBeGreaterThanOrEqual(750);
       expect(gap).toBeLessThanOrEqual(2500 + 500);
     }
+  }, 60_000);
+
+  it("with response_prefix and max_chars 400: each message has the prefix, 400 chars at most, a fence it opens closed, no code line cut", async () => {
+    const { s, arrivals } = await start({ delivery: { response_prefix: "🤖", blocks: { enabled: true, min_chars: 200, max_chars: 400 } } });
+    s.gateway.broadcast(userEvent("document"));
+    expect(await until(() => s.records.some((r) => r.msg === "turn complete" || r.msg === "turn failed"), 40_000)).toBe(true);
+    expect(s.records.some((r) => r.msg === "turn failed")).toBe(false);
+    const unprefixed = () => arrivals.map((a) => a.text.replace(/^🤖[ \n]/, ""));
+    const seam = "\u0000";
+    const rejoin = (texts: readonly string[]) => texts.join(seam).replaceAll(`\n${FENCE}${seam}${FENCE}ts\n`, "\n").replaceAll(seam, "\n\n");
+    await until(() => rejoin(unprefixed()) === DOCUMENT_REPLY, 20_000);
+    const texts = arrivals.map((a) => a.text);
+    expect(rejoin(unprefixed()), JSON.stringify(texts, null, 1)).toBe(DOCUMENT_REPLY);
+    for (const text of texts) {
+      expect([...text].length, text).toBeLessThanOrEqual(400);
+      expect(text.startsWith("🤖")).toBe(true);
+      // The prefix never shares a line with a fence: on such a line the fence would not open.
+      expect(text.split("\n").filter((line) => line.startsWith(FENCE)).length % 2, text).toBe(0);
+      expect(text).not.toContain(`🤖 ${FENCE}`);
+    }
+    // The blocks that continue the code block open with the prefix alone on its line, then the fence.
+    expect(texts.filter((text) => text.startsWith(`🤖\n${FENCE}ts\n`)).length).toBeGreaterThanOrEqual(3);
+    expectCodeLinesWhole(texts);
   }, 60_000);
 
   it("a short reply reads as in text mode: one message", async () => {
