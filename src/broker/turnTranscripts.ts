@@ -1,6 +1,6 @@
 import { catchError, concat, EMPTY, from, ignoreElements, type Observable } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import { SpeechToText } from "../stt/speechToText.js";
+import type { SpeechToText } from "../stt/speechToText.js";
 import { replyMessage } from "./delivery/replyMessage.js";
 import { reactionMessage } from "./reactions/reactionMessage.js";
 import type { TurnBatch, TurnContext } from "./turn.js";
@@ -8,9 +8,16 @@ import type { TurnBatch, TurnContext } from "./turn.js";
 // `[stt]` around a turn: its arrivals' audio transcribed before the prompt, and the transcripts
 // echoed to the chat when `echo_transcript` says so.
 
-/** Whether any arrival of the turn has audio for `[stt]`. */
+/**
+ * Whether any arrival of the turn has audio: to transcribe, or to echo as failed when it arrived
+ * already marked not delivered (a frame over `max_frame_bytes`, a gateway's `status`).
+ */
 export function needsTranscripts(event: GatewayEvent, batch: TurnBatch | undefined): boolean {
-  return SpeechToText.wants(event) || (batch?.earlier.some((earlier) => SpeechToText.wants(earlier)) ?? false);
+  return hasAudio(event) || (batch?.earlier.some(hasAudio) ?? false);
+}
+
+function hasAudio(event: GatewayEvent): boolean {
+  return (event.content.attachments ?? []).some((attachment) => attachment.type === "audio");
 }
 
 /** The turn's event (and a batch's earlier arrivals) with their audio transcribed. */

@@ -35,11 +35,6 @@ export class SpeechToText {
     this.#url = `${options.baseUrl.replace(/\/+$/, "")}/audio/transcriptions`;
   }
 
-  /** Whether the event has an audio attachment for `[stt]` (to transcribe, or to mark as not delivered). */
-  static wants(event: GatewayEvent): boolean {
-    return (event.content.attachments ?? []).some(isForStt);
-  }
-
   /** The event with each audio attachment transcribed, or marked as not delivered. Never rejects. */
   async transcribe(event: GatewayEvent): Promise<GatewayEvent> {
     const attachments = event.content.attachments ?? [];

@@ -175,6 +175,20 @@ describe("[stt] failures never lose the turn", () => {
     expect(stt.heard).toEqual([]);
   });
 
+  it("a voice note in a frame over max_frame_bytes: the text arrives with the note, the echo shows the failure, nothing is posted", async () => {
+    const stt = await fakeStt(() => ({ status: 200, body: JSON.stringify({ text: "never" }) }));
+    stack = await startStack({
+      agentEnv: { SCENARIO: "echo" },
+      config: { gateway: { max_frame_bytes: 64 * 1024 }, stt: { enabled: true, base_url: stt.baseUrl, echo_transcript: true } },
+    });
+    stack.gateway.broadcast(voiceAsking(Buffer.alloc(100_000, 7).toString("base64"), 100_000));
+    const { texts } = await answered(2, Date.now());
+    expect(texts[0]).toBe("> 🎤 (transcription failed)");
+    expect(texts[1]).toContain('[System: attachment "voice.ogg" (audio/ogg, 97.7 KB) was not delivered — too_large: the message was over the broker\'s max_frame_bytes]');
+    expect(texts[1]).toContain(asked);
+    expect(stt.heard).toEqual([]);
+  });
+
   it("an audio attachment with empty data gets the note, and nothing is posted", async () => {
     const stt = await fakeStt(() => ({ status: 200, body: JSON.stringify({ text: "never" }) }));
     stack = await startStack({ agentEnv: { SCENARIO: "echo" }, config: { stt: { enabled: true, base_url: stt.baseUrl } } });
