@@ -2,7 +2,8 @@ import type * as z from "zod";
 import { closestKey } from "./closestKey.js";
 import { CROSS_CHECKS } from "./crossChecks.js";
 import type { ConfigProblem } from "./errors.js";
-import { type KeyPath, overlaps, withKeyReads } from "./keyReads.js";
+import { type KeyPath, withKeyReads } from "./keyReads.js";
+import { KeyTree } from "./keyTree.js";
 import { problemsFromIssues } from "./problems.js";
 import type { Config } from "./schema.js";
 import { keysAt } from "./shape.js";
@@ -30,9 +31,8 @@ export type ConfigCheck =
  */
 export function checkConfig(schema: z.ZodType<Config>, input: unknown, known: readonly ConfigProblem[], unset: readonly KeyPath[]): ConfigCheck {
   const problems = [...known];
-  const asides: KeyPath[] = [];
-  let value = input;
-  for (const path of unset) value = putAside(value, path, asides);
+  const asides = new KeyTree();
+  let value = putAside(input, unset, asides);
   let error: z.ZodError | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const result = schema.safeParse(value, { reportInput: true });
@@ -43,31 +43,23 @@ export function checkConfig(schema: z.ZodType<Config>, input: unknown, known: re
     error ??= result.error;
     const { issues } = result.error;
     // A misspelt key stands for the absent one it resembles: "required" there, or a check reading it, is noise.
-    asides.push(...issues.flatMap((issue) => (issue.code === "unrecognized_keys" ? meantKeys(schema, value, issue.path, issue.keys) : [])));
-    const fresh = issues.filter((issue) => issue.code === "unrecognized_keys" || !asides.some((aside) => isUnder(issue.path, aside)));
+    for (const issue of issues) if (issue.code === "unrecognized_keys") for (const meant of meantKeys(schema, value, issue.path, issue.keys)) asides.add(meant);
+    const fresh = issues.filter((issue) => issue.code === "unrecognized_keys" || !asides.covers(issue.path));
     problems.push(...problemsFromIssues(fresh, schema));
-    const removed = asides.length;
-    for (const issue of issues) {
-      for (const path of keysToPutAside(issue)) value = putAside(value, path, asides);
-    }
-    if (asides.length === removed) break; // nothing more can be put aside: the rest cannot be checked
+    const before = asides.size;
+    value = putAside(value, issues.flatMap((issue) => (issue.code === "unrecognized_keys" ? issue.keys.map((key) => [...issue.path, key]) : [issue.path])), asides);
+    if (asides.size === before) break; // nothing more can be put aside: the rest cannot be checked
   }
   return { ok: false, problems, ...(error === undefined ? {} : { error }) };
 }
 
 /** The cross-key checks' problems, leaving out each check that read a key put aside. */
-function crossCheckProblemsBeside(config: Config, asides: readonly KeyPath[]): ConfigProblem[] {
-  if (asides.length === 0) return CROSS_CHECKS.flatMap((check) => check(config));
+function crossCheckProblemsBeside(config: Config, asides: KeyTree): ConfigProblem[] {
+  if (asides.size === 0) return CROSS_CHECKS.flatMap((check) => check(config));
   return CROSS_CHECKS.flatMap((check) => {
     const { result, reads } = withKeyReads(config, check);
-    return reads.some((read) => asides.some((aside) => overlaps(read, aside))) ? [] : result;
+    return reads.some((read) => asides.touches(read)) ? [] : result;
   });
-}
-
-/** The keys an issue says are wrong: an unknown key itself, else the key (never an array item) holding the bad value. */
-function keysToPutAside(issue: z.core.$ZodIssue): KeyPath[] {
-  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => [...issue.path, key]);
-  return [issue.path];
 }
 
 /** The absent keys of the schema that unknown `keys` at `path` are close to (as their problems suggest them). */
@@ -75,43 +67,61 @@ function meantKeys(schema: z.ZodType, value: unknown, path: KeyPath, keys: reado
   const allowed = keysAt(schema, path);
   return keys.flatMap((key) => {
     const guess = closestKey(key, allowed);
-    return guess === undefined || withoutKey(value, [...path, guess]) !== undefined ? [] : [[...path, guess]];
+    return guess === undefined || holdsKey(value, [...path, guess]) ? [] : [[...path, guess]];
   });
 }
 
+/** Keys to remove, as a tree: `true` removes the key, a tree removes keys under it. */
+type Removals = Map<string, Removals | true>;
+
 /**
- * `value` without the key at `path` (the nearest table key: an array goes as a whole), recorded in
- * `asides`. A key that is not there (a required one) puts its table aside instead; the root
- * cannot be put aside, and then nothing changes.
+ * `value` without the keys at `paths`, each recorded in `asides`: for each, the nearest table key
+ * (an array goes as a whole); a key that is not there (a required one) puts its table aside
+ * instead; the root cannot be put aside. One copy along the paths, however many there are.
  */
-function putAside(value: unknown, path: KeyPath, asides: KeyPath[]): unknown {
-  const numeric = path.findIndex((step) => typeof step !== "string");
-  let key = numeric < 0 ? path : path.slice(0, numeric);
-  while (key.length > 0) {
-    const removed = withoutKey(value, key);
-    if (removed !== undefined) {
-      asides.push(key);
-      return removed.value;
+function putAside(value: unknown, paths: readonly KeyPath[], asides: KeyTree): unknown {
+  const removals: Removals = new Map();
+  for (const path of paths) {
+    const numeric = path.findIndex((step) => typeof step !== "string");
+    let key = (numeric < 0 ? path : path.slice(0, numeric)) as readonly string[];
+    while (key.length > 0 && !holdsKey(value, key)) key = key.slice(0, -1);
+    if (key.length > 0 && asides.add(key)) mark(removals, key);
+  }
+  return removals.size === 0 ? value : pruned(value, removals);
+}
+
+function mark(removals: Removals, key: readonly string[]): void {
+  let level = removals;
+  for (const [i, step] of key.entries()) {
+    const next = level.get(step);
+    if (next === true) return; // a table above is going already
+    if (i === key.length - 1) {
+      level.set(step, true);
+      return;
     }
-    key = key.slice(0, -1);
+    const inner: Removals = next ?? new Map();
+    level.set(step, inner);
+    level = inner;
   }
-  return value;
 }
 
-/** A copy of `value` without the key at `path` (copied along the path only), or undefined when no such key is there. */
-function withoutKey(value: unknown, path: KeyPath): { readonly value: unknown } | undefined {
-  const [step, ...rest] = path;
-  if (!isTable(value) || typeof step !== "string" || !Object.hasOwn(value, step)) return undefined;
-  if (rest.length === 0) {
-    const { [step]: _removed, ...kept } = value;
-    return { value: kept };
+function pruned(value: unknown, removals: Removals): unknown {
+  if (!isTable(value)) return value;
+  const copy = { ...value };
+  for (const [key, inner] of removals) {
+    if (inner === true) delete copy[key];
+    else copy[key] = pruned(copy[key], inner);
   }
-  const inner = withoutKey(value[step], rest);
-  return inner === undefined ? undefined : { value: { ...value, [step]: inner.value } };
+  return copy;
 }
 
-function isUnder(path: KeyPath, aside: KeyPath): boolean {
-  return path.length >= aside.length && overlaps(path, aside);
+function holdsKey(value: unknown, path: KeyPath): boolean {
+  let current = value;
+  for (const step of path) {
+    if (!isTable(current) || typeof step !== "string" || !Object.hasOwn(current, step)) return false;
+    current = current[step];
+  }
+  return true;
 }
 
 function isTable(value: unknown): value is Record<string, unknown> {

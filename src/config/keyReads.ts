@@ -14,13 +14,6 @@ export function withKeyReads<T extends object, R>(value: T, read: (tracked: T) =
   return { result, reads };
 }
 
-/** Whether one path is the other or lies under it: a read of either touches the other. */
-export function overlaps(a: KeyPath, b: KeyPath): boolean {
-  const shorter = Math.min(a.length, b.length);
-  for (let i = 0; i < shorter; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 function tracked<T extends object>(table: T, path: KeyPath, reads: KeyPath[]): T {
   return new Proxy(table, {
     get(target, key, receiver) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/config/index.js";
 import { withKeyReads } from "../../src/config/keyReads.js";
+import { KeyTree } from "../../src/config/keyTree.js";
 import { problemsOf, problemsOfToml } from "./problemsOf.js";
 
 // Issue 36, defect 9: every problem of a file in one pass — schema problems, unset variables and
@@ -113,5 +114,39 @@ describe("withKeyReads", () => {
   it("listing a table's keys reads the whole table", () => {
     const { reads } = withKeyReads({ agent: { env: { A: "1" } } }, (c) => Object.keys(c.agent.env));
     expect(reads).toEqual([["agent", "env"]]);
+  });
+});
+
+describe("every config problem at once, at scale", () => {
+  it("is linear in the file: 10,000 unknown keys and 10,000 bad values in one table, each reported once", () => {
+    const timeOf = (n: number) => {
+      const unknown = Object.fromEntries(Array.from({ length: n }, (_, i) => [`unknown_${i}`, i]));
+      const debounce = Object.fromEntries(Array.from({ length: n }, (_, i) => [`platform_${i}`, -1]));
+      const started = performance.now();
+      const problems = problemsOf({ delivery: unknown, inbound: { debounce_by_platform: debounce } });
+      const elapsed = performance.now() - started;
+      expect(problems).toHaveLength(2 * n);
+      return elapsed;
+    };
+    timeOf(1_000); // warm up
+    const small = timeOf(1_000);
+    const big = timeOf(10_000);
+    // 10× the input: linear takes ~10×, quadratic ~100×.
+    expect(big).toBeLessThan(small * 40 + 200);
+  });
+});
+
+describe("KeyTree", () => {
+  it("covers a member and what lies under it; touches those and what lies above", () => {
+    const tree = new KeyTree();
+    expect(tree.add(["gateway", "bot_username"])).toBe(true);
+    expect(tree.add(["gateway", "bot_username"])).toBe(false);
+    expect(tree.size).toBe(1);
+    expect(tree.covers(["gateway", "bot_username"])).toBe(true);
+    expect(tree.covers(["gateway", "bot_username", "x"])).toBe(true);
+    expect(tree.covers(["gateway"])).toBe(false);
+    expect(tree.touches(["gateway"])).toBe(true);
+    expect(tree.touches(["gateway", "streaming"])).toBe(false);
+    expect(tree.touches(["delivery"])).toBe(false);
   });
 });
