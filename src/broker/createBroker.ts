@@ -21,6 +21,7 @@ import { MemoryHistoryStore, type HistoryStore } from "../state/historyStore.js"
 import { GroupHistory } from "./groupHistory.js";
 import { MemoryRateBuckets, type RateBuckets } from "../../operators/delivery/rateBuckets.js";
 import { ReplyToolHost } from "../mcp/replyToolHost.js";
+import { connectionLimitFor } from "../mcp/connectionLimit.js";
 import { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { AgentExitCause, Instruments } from "../metrics/instruments.js";
 import { replyToolSpecOf } from "../mcp/replyToolSpec.js";
@@ -207,7 +208,7 @@ function speechToTextFor(config: Config, env: NodeJS.ProcessEnv, logger: Logger)
 /** The reply tool of a worker that runs turns on the session pool: in structured and sequential modes unless `[delivery] reply_tool = "off"`. */
 function replyToolHostFor(config: Config, logger: Logger): ReplyToolHost | undefined {
   const spec = replyToolSpecOf(config.delivery);
-  return spec === undefined ? undefined : new ReplyToolHost({ spec, logger });
+  return spec === undefined ? undefined : new ReplyToolHost({ spec, logger, connectionLimit: connectionLimitFor(config.pool.max_sessions) });
 }
 
 /** Emits whether this worker is the one that sweeps: it owns partition 0 (the only worker on the embedded bus). */

@@ -3,6 +3,7 @@ import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { McpCapabilities, McpOffer, McpOffers, McpServerEntry } from "../acp/mcpServers.js";
 import type { Logger } from "../log/logger.js";
 import { cliMainPath } from "./cliEntry.js";
+import { connectionLimitFor } from "./connectionLimit.js";
 import { HttpEndpoint } from "./httpEndpoint.js";
 import { ReplyBindings } from "./replyBindings.js";
 import { REPLY_SERVER_NAME, type ReplyToolSpec } from "./replyToolSpec.js";
@@ -14,7 +15,12 @@ export interface ReplyToolHostOptions {
   readonly logger: Logger;
   /** How an agent starts the stdio server; default `node <this build's CLI> mcp`. */
   readonly stdioCommand?: { readonly command: string; readonly args: readonly string[] };
+  /** Open connections each endpoint keeps at most; default `connectionLimitFor([pool] max_sessions = 10)`. */
+  readonly connectionLimit?: number;
 }
+
+/** Where the endpoints listen, logged once they do. */
+export const REPLY_TOOL_LISTENING_LOG = "reply tool endpoints listening";
 
 /**
  * The reply tool of one broker process (the worker that runs its sessions' turns): offers every
@@ -27,6 +33,7 @@ export class ReplyToolHost implements McpOffers {
   readonly #logger: Logger;
   readonly #bindings: ReplyBindings;
   readonly #stdio: { readonly command: string; readonly args: readonly string[] };
+  readonly #connectionLimit: number;
   #endpoints: { readonly socket: SocketEndpoint; readonly http: HttpEndpoint } | undefined;
 
   constructor(options: ReplyToolHostOptions) {
@@ -34,18 +41,29 @@ export class ReplyToolHost implements McpOffers {
     this.#logger = options.logger.child({ component: "reply_tool" });
     this.#bindings = new ReplyBindings(options.spec, this.#logger);
     this.#stdio = options.stdioCommand ?? { command: process.execPath, args: [cliMainPath, "mcp"] };
+    this.#connectionLimit = options.connectionLimit ?? connectionLimitFor(10);
   }
 
-  /** Opens the socket and the HTTP endpoint; sessions can be offered the tool from then on. */
+  /**
+   * Opens the socket and the HTTP endpoint; sessions can be offered the tool from then on. Rejects
+   * with `ReplyToolEndpointError` (one line, nothing left behind) when either cannot be opened.
+   */
   async start(): Promise<void> {
     if (this.#endpoints !== undefined) return;
-    const socket = await SocketEndpoint.start(this.spec, this.#bindings, this.#logger);
+    const limit = this.#connectionLimit;
+    const socket = await SocketEndpoint.start(this.spec, this.#bindings, this.#logger, limit);
     try {
-      this.#endpoints = { socket, http: await HttpEndpoint.start(this.spec, this.#bindings, this.#logger) };
+      this.#endpoints = { socket, http: await HttpEndpoint.start(this.spec, this.#bindings, this.#logger, limit) };
     } catch (err) {
       await socket.close();
       throw err;
     }
+    this.#logger.info({ socket: socket.path, url: this.#endpoints.http.url, connectionLimit: limit }, REPLY_TOOL_LISTENING_LOG);
+  }
+
+  /** Connections each endpoint holds open now (zero before start). */
+  get connections(): { readonly socket: number; readonly http: number } {
+    return { socket: this.#endpoints?.socket.connections ?? 0, http: this.#endpoints?.http.connections ?? 0 };
   }
 
   /** Live bindings (sessions that hold a secret). */

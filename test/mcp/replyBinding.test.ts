@@ -155,11 +155,17 @@ describe.each<Via>(["stdio", "http"])("the reply tool's per-session binding (ove
       const client = await connect(offer, via);
       const turn = openTurn(host);
       offer.release();
-      const result = await call(client, { messages: ["too late"] });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain("nothing was sent");
+      if (via === "http") {
+        // Over HTTP a revoked bearer is no bearer: 401 before MCP, so the call fails as a request.
+        await expect(call(client, { messages: ["too late"] })).rejects.toMatchObject({ code: 401 });
+        expect(records.find((r) => r.msg === "reply tool request refused: no live bearer")).toMatchObject({ reason: "mcp_unauthorized" });
+      } else {
+        const result = await call(client, { messages: ["too late"] });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain("nothing was sent");
+        expect(records.find((r) => r.msg === "reply tool call refused")).toMatchObject({ reason: "reply_tool_unknown_secret" });
+      }
       expect(turn.events).toEqual([]);
-      expect(records.find((r) => r.msg === "reply tool call refused")).toMatchObject({ reason: "reply_tool_unknown_secret" });
     });
 
     it.each([

@@ -3,91 +3,21 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { connect as connectSocket } from "node:net";
 import { dirname } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Subscription } from "rxjs";
-import { afterEach, describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
-import type { McpHttpServer, McpOffer, McpStdioServer } from "../../src/acp/mcpServers.js";
+import { describe, expect, it } from "vitest";
+import type { McpOffer } from "../../src/acp/mcpServers.js";
 import { replyToolSchema } from "../../src/agent/replyTool.js";
 import { ReplyToolHost } from "../../src/mcp/replyToolHost.js";
 import type { ReplyToolSpec } from "../../src/mcp/replyToolSpec.js";
 import { runTurnstream } from "../helpers/cli.js";
 import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
+import { callReply as call, envOf, httpEntry, replyToolSpecs as specs, secretOf, stdioEntry, textOf, useReplyToolHost, type Via } from "../helpers/replyToolHost.js";
 
-type Via = "stdio" | "http";
-
-const specs: Record<"structured" | "sequential", ReplyToolSpec> = {
-  structured: { mode: "envelope", maxBubbles: 4, maxBubbleChars: 1200, schema: "openab.turn.v1" },
-  sequential: { mode: "sequential", maxBubbles: 6, schema: "openab.turn.v1" },
-};
 const KEY = "slack:C42";
-
-let host: ReplyToolHost | undefined;
-const clients: Client[] = [];
-const turns: Subscription[] = [];
-
-afterEach(async () => {
-  for (const turn of turns.splice(0)) turn.unsubscribe();
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  await host?.close();
-  host = undefined;
-});
-
-async function startHost(spec: ReplyToolSpec = specs.structured): Promise<{ host: ReplyToolHost; records: LogRecord[] }> {
-  const { logger, records } = captureLogs();
-  host = new ReplyToolHost({ spec, logger });
-  await host.start();
-  return { host, records };
-}
-
-const stdioEntry = (offer: McpOffer): McpStdioServer => {
-  const entry = offer.servers.find((server): server is McpStdioServer => !("type" in server));
-  if (entry === undefined) throw new Error("no stdio entry offered");
-  return entry;
-};
-const httpEntry = (offer: McpOffer): McpHttpServer => {
-  const entry = offer.servers.find((server): server is McpHttpServer => "type" in server && server.type === "http");
-  if (entry === undefined) throw new Error("no http entry offered");
-  return entry;
-};
-const envOf = (entry: McpStdioServer): Record<string, string> => Object.fromEntries(entry.env.map(({ name, value }) => [name, value]));
-const secretOf = (offer: McpOffer): string => {
-  const secret = envOf(stdioEntry(offer)).TURNSTREAM_MCP_SECRET;
-  if (secret === undefined) throw new Error("no secret in the stdio entry");
-  return secret;
-};
-
-async function connectStdio(entry: McpStdioServer, env: Record<string, string> = envOf(entry)): Promise<Client> {
-  const client = new Client({ name: "replyToolHost.test", version: "1" });
-  await client.connect(new StdioClientTransport({ command: entry.command, args: [...entry.args], env, stderr: "pipe" }));
-  clients.push(client);
-  return client;
-}
-
-async function connectHttp(url: string, headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: "replyToolHost.test", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  clients.push(client);
-  return client;
-}
-
-function connectVia(offer: McpOffer, via: Via): Promise<Client> {
-  if (via === "stdio") return connectStdio(stdioEntry(offer));
-  const entry = httpEntry(offer);
-  return connectHttp(entry.url, Object.fromEntries(entry.headers.map(({ name, value }) => [name, value])));
-}
-
-function openTurn(reply: ReplyToolHost): AgentEvent[] {
-  const events: AgentEvent[] = [];
-  turns.push(reply.turnCalls(KEY).subscribe((event) => events.push(event)));
-  return events;
-}
-
-const call = (client: Client, args: Record<string, unknown>) => client.callTool({ name: "reply", arguments: args }) as Promise<CallToolResult>;
-const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+const fixture = useReplyToolHost();
+const startHost = (spec?: ReplyToolSpec) => fixture.start(spec);
+const { connectStdio, connectHttp } = fixture;
+const connectVia = (offer: McpOffer, via: Via) => fixture.connectVia(offer, via);
+const openTurn = (reply: ReplyToolHost) => fixture.openTurn(reply, KEY);
 
 /** No captured log record holds any of the secrets, in any field. */
 function expectNoSecret(records: readonly LogRecord[], ...secrets: string[]): void {
@@ -139,7 +69,8 @@ describe("ReplyToolHost offers", () => {
     const stale = await connectVia(first, "http");
     const fresh = await connectVia(host.offer(KEY, { http: true }), "http");
     const events = openTurn(host);
-    expect((await call(stale, { messages: ["old session"] })).isError).toBe(true);
+    // The earlier bearer is no longer live: 401 before MCP.
+    await expect(call(stale, { messages: ["old session"] })).rejects.toMatchObject({ code: 401 });
     expect((await call(fresh, { messages: ["new session"] })).isError).toBeFalsy();
     expect(events).toHaveLength(1);
     expect(host.sessions).toBe(1);
@@ -175,19 +106,27 @@ describe("unknown secrets", () => {
   });
 
   it.each([
-    ["no Authorization header", {}],
-    ["a wrong bearer", { Authorization: `Bearer ${randomBytes(32).toString("base64url")}` }],
-    ["the right secret, not as a bearer", { Authorization: "" }],
-  ])("refuses every call over HTTP with %s", async (_case, headers: Record<string, string>) => {
+    ["no Authorization header", {}, 'Bearer realm="turnstream"'],
+    ["a wrong bearer", { Authorization: `Bearer ${randomBytes(32).toString("base64url")}` }, 'Bearer realm="turnstream", error="invalid_token"'],
+    ["the right secret, not as a bearer", { Authorization: "" }, 'Bearer realm="turnstream"'],
+  ])("answers 401 before MCP over HTTP with %s, and never logs a secret", async (_case, headers: Record<string, string>, challenge) => {
     const { host, records } = await startHost();
     const offer = host.offer(KEY, { http: true });
     const events = openTurn(host);
     const sent = headers.Authorization === "" ? { Authorization: secretOf(offer) } : headers;
-    const client = await connectHttp(httpEntry(offer).url, sent);
-    const result = await call(client, { messages: ["hi"] });
-    expect(result.isError).toBe(true);
+    // The SDK client's initialize is refused: no MCP server ever answers such a request.
+    await expect(connectHttp(httpEntry(offer).url, sent)).rejects.toMatchObject({ code: 401 });
+    const response = await fetch(httpEntry(offer).url, {
+      method: "POST",
+      headers: { ...sent, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "reply", arguments: { messages: ["hi"] } } }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe(challenge);
+    expect(response.headers.get("connection")).toBe("close");
+    expect(await response.text()).not.toContain("reply");
     expect(events).toEqual([]);
-    expect(records.find((r) => r.msg === "reply tool call refused")).toMatchObject({ reason: "reply_tool_unknown_secret" });
+    expect(records.find((r) => r.msg === "reply tool request refused: no live bearer")).toMatchObject({ reason: "mcp_unauthorized", endpoint: "http", count: 1 });
     expectNoSecret(records, secretOf(offer), ...Object.values(sent).map((value) => value.replace(/^Bearer /, "")).filter(Boolean));
   });
 
