@@ -39,6 +39,8 @@ export interface ClusterOptions {
   readonly agentScript?: string;
   /** Every member's log level; default `info`. */
   readonly logLevel?: "info" | "debug";
+  /** More environment for every member process (`TMPDIR`…). */
+  readonly env?: Record<string, string>;
 }
 
 /**
@@ -79,7 +81,7 @@ export class Cluster {
   async add(role: MemberRole, name = `${role}-${this.members.length + 1}`): Promise<Member> {
     const file = join(this.#dir.dir, `${name}-${++this.#configs}.toml`);
     writeFileSync(file, stringify(this.#config(name)));
-    const spawned = spawnLogged(["run", "--role", role, "--config", file], { env: { LOG_LEVEL: this.#options.logLevel ?? "info" } });
+    const spawned = spawnLogged(["run", "--role", role, "--config", file], { env: { ...this.#options.env, LOG_LEVEL: this.#options.logLevel ?? "info" } });
     const { child, logs } = spawned;
     const exited = spawned.exited.then(({ code }) => code);
     const member: Member = {
