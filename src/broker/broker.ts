@@ -84,7 +84,8 @@ export class Broker {
     this.#subjects = subjects(parts.config.bus.prefix);
     this.#instruments = parts.metrics ?? noInstruments;
     this.#levels = new LevelsWritten(parts.logger);
-    const shaper = parts.role === "edge" ? undefined : this.#sendShaper(parts);
+    // An edge sends too (the trust echo): through the same limits, the per-bot one from the shared pool.
+    const shaper = this.#sendShaper(parts);
     this.#send = createSender({
       bus: parts.bus,
       subjects: this.#subjects,
@@ -231,6 +232,7 @@ export class Broker {
         logger: this.logger,
         scheduler: this.bus.scheduler,
         instruments: this.#instruments,
+        notices: this.#send,
       });
       connector.start();
     }

@@ -6,6 +6,7 @@ import { resolveConfig } from "../config/index.js";
 import { subjects } from "../wire/index.js";
 import { PartitionLeases } from "../scale/partitionLeases.js";
 import { openSharedState } from "../state/kv/sharedState.js";
+import { openSharedRates } from "../state/kv/sharedRates.js";
 import type { Broker } from "./broker.js";
 import { assembleBroker, brokerLogger, createBroker, type BrokerOptions } from "./createBroker.js";
 
@@ -31,7 +32,8 @@ export async function connectBroker(options: BrokerOptions = {}): Promise<Broker
   const bus = await NatsBus.connect({ bus: config.bus, logger, name: `turnstream-${role}-${workerId}` });
   try {
     if (role === "edge") {
-      return assembleBroker(options, { config, role, bus, ownsBus: true, logger });
+      // Its trust echoes take their per-bot tokens from the deployment's pool, as the workers' sends do.
+      return assembleBroker(options, { config, role, bus, ownsBus: true, logger, rates: await openSharedRates(bus.connection, config) });
     }
     const ttlMs = config.bus.lease_ttl_secs * 1000;
     const [state, leaseBucket] = await Promise.all([

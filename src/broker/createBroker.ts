@@ -74,6 +74,8 @@ export interface BrokerAssembly {
   readonly logger: Logger;
   /** Workers' state: in memory on the embedded bus, in NATS KV when workers scale out. An edge has none. */
   readonly state?: BrokerState;
+  /** An edge's per-bot rate buckets (the deployment's), for what it sends itself; a worker's are in `state`. */
+  readonly rates?: RateBuckets;
   /** The partitions this worker consumes (default: all of them). */
   readonly ownership?: Observable<ReadonlySet<number>>;
   /** How many partitions this worker should hold now (see `BrokerParts.partitionShare`); absent: all of them. */
@@ -171,7 +173,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     role,
     turnHandler,
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
-    ...(state === undefined ? {} : { rates: state.rates }),
+    ...(state === undefined ? (assembly.rates === undefined ? {} : { rates: assembly.rates }) : { rates: state.rates }),
     ...(history === undefined ? {} : { history }),
     ...(triage === undefined || !worker ? {} : { triage }),
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),

@@ -9,10 +9,12 @@ import { trustGate } from "../../operators/ingress/trustGate.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
+import type { Send } from "../pipeline/send.js";
 import { SEND_ID_HEADER, SendError, type SendReply, type Subjects } from "../wire/index.js";
 import { AnsweredSends } from "./answeredSends.js";
 import type { GatewayConnector } from "./connector.js";
 import { OrderedAppends } from "./orderedAppends.js";
+import { TrustEchoes } from "./trustEchoes.js";
 
 export interface EdgeOptions {
   readonly connector: GatewayConnector;
@@ -32,6 +34,11 @@ export interface EdgeOptions {
   readonly scheduler: SchedulerLike;
   /** Counts skipped, untrusted and debounced events (default: nothing). */
   readonly instruments?: Instruments;
+  /**
+   * The broker's send, for what the edge answers itself (the trust echo): through `beforeSend` and
+   * `[rate_limits]` like every message, never straight to the connector.
+   */
+  readonly notices: Send;
 }
 
 export interface Edge {
@@ -55,6 +62,7 @@ export function runEdge(options: EdgeOptions): Edge {
   // after a later event of its session (that is what breaks per-session order); appends of
   // different sessions are outstanding together, one round trip per event overall would cap an edge.
   const appends = new OrderedAppends<GatewayEvent>(sessionKey, options.queue);
+  const echoes = new TrustEchoes(options.notices, logger);
   // One long-lived chain for the connection's whole life: an event costs a few `next` calls here.
   connector.events
     .pipe(
@@ -73,7 +81,7 @@ export function runEdge(options: EdgeOptions): Edge {
         logger.info({ reason: decision.decision, event_id: decision.event.event_id, sender: decision.event.sender.id }, "event denied");
         instruments.events("untrusted");
         // A message that did not address the bot gets no answer, not even a refusal.
-        if (decision.echo !== undefined && decision.event.history !== true) postEcho(connector, decision.echo, logger);
+        if (decision.echo !== undefined && decision.event.history !== true) echoes.post(decision.echo, decision.event);
         return false;
       }),
       map((decision) => decision.event),
@@ -104,6 +112,8 @@ export function runEdge(options: EdgeOptions): Edge {
         if (!responder.closed) request.respond(answer);
       });
   });
+  // Echoes go out through the responder: they stop with it.
+  responder.add(() => echoes.close());
   return {
     stopIntake: () => {
       stop.next(); // completes the intake: debounce flushes, the last submits finish, then it is drained
@@ -127,9 +137,4 @@ function sendReply(connector: GatewayConnector, message: OutboundMessage, wantAc
 function failedReply(err: unknown): SendReply {
   if (err instanceof SendError) return { ok: false, code: err.code, error: err.message, ...(err.retryAfterMs === undefined ? {} : { retryAfterMs: err.retryAfterMs }) };
   return { ok: false, code: "send_failed", error: err instanceof Error ? err.message : String(err) };
-}
-
-/** The trust echo is fire-and-forget: never awaited where it could hold up other events. */
-function postEcho(connector: GatewayConnector, echo: OutboundMessage, logger: Logger): void {
-  connector.send(echo, { wantAck: false }).catch((err: unknown) => logger.warn({ reason: "echo_failed", err }, "trust echo not sent"));
 }

@@ -8,6 +8,8 @@ import { resolveConfig } from "../../src/config/index.js";
 import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { GatewayConnector } from "../../src/gateway/connector.js";
 import { runEdge } from "../../src/gateway/edge.js";
+import { Pipeline } from "../../src/pipeline/pipeline.js";
+import { createSender } from "../../src/pipeline/send.js";
 import { SEND_ID_HEADER, subjects, type SendReply } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { until } from "../helpers/stack.js";
@@ -62,6 +64,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
     subjects: names,
     logger,
     scheduler: bus.scheduler,
+    notices: createSender({ bus, subjects: names, pipeline: new Pipeline(), timeoutMs: 5_000 }),
   });
   cleanup.push(
     () => gateway.close(),
