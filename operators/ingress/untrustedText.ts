@@ -75,6 +75,15 @@ export function scanUntrustedText(text: string, options: UntrustedTextOptions = 
   let cut: { readonly pieces: number; readonly kept: number; readonly at: number } | undefined;
   let i = 0;
   while (i < end && kept <= maxChars) {
+    // A run of printable ASCII (most text) goes as one slice, never past the cut point or the bound:
+    // a whole agent line is cleaned at a fraction of the per-character cost.
+    const run = plainRunEnd(text, i, Math.min(end, i + (cut === undefined ? cutLimit - kept : maxChars + 1 - kept)), multiline);
+    if (run > i) {
+      pieces.push(text.slice(i, run));
+      kept += run - i;
+      i = run;
+      continue;
+    }
     const step = stepAt(text, i, end, multiline);
     if (cut === undefined && kept + step.kept.length > cutLimit) cut = { pieces: pieces.length, kept, at: i };
     if (step.kept !== "") {
@@ -95,6 +104,17 @@ export function truncationMarker(hidden: number): string {
 
 function grouped(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
+}
+
+/** Where the run of characters kept as they are (printable ASCII; `\n` and `\t` when multiline) that starts at `i` ends, at most at `limit`. */
+function plainRunEnd(text: string, i: number, limit: number, multiline: boolean): number {
+  let j = i;
+  while (j < limit) {
+    const code = text.charCodeAt(j);
+    if ((code < 0x20 || code >= 0x7f) && !(multiline && (code === 0x0a || code === 0x09))) break;
+    j++;
+  }
+  return j;
 }
 
 interface Step {
