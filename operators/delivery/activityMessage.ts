@@ -4,6 +4,7 @@ import { preview } from "./streamingEdits.js";
 import type { ToolDisplay } from "./toolSummary.js";
 import { toolActivityLine } from "./toolActivity.js";
 import type { PreviewPlaces } from "./toolPreview.js";
+import { redactSecrets, type Redact } from "./redactSecrets.js";
 
 /** How many lines the activity message remembers; older ones are dropped first (mono-agent's bound). */
 export const ACTIVITY_MAX_ENTRIES = 512;
@@ -25,6 +26,8 @@ export interface ActivityOptions {
   /** The platform's message limit, in characters: a longer list shows its tail. */
   readonly limit: number;
   readonly places?: PreviewPlaces;
+  /** Masks secrets in the previews (default: the known token shapes; the broker adds every secret it holds). */
+  readonly redact?: Redact;
   readonly intervalMs?: number;
   readonly scheduler?: SchedulerLike;
 }
@@ -46,7 +49,7 @@ interface Entry {
  * without tools produces nothing.
  */
 export function activityMessage(options: ActivityOptions): OperatorFunction<AgentEvent, ActivityStep> {
-  const { toolDisplay, limit, places = {}, intervalMs = ACTIVITY_EDIT_INTERVAL_MS, scheduler = asyncScheduler } = options;
+  const { toolDisplay, limit, places = {}, redact = redactSecrets, intervalMs = ACTIVITY_EDIT_INTERVAL_MS, scheduler = asyncScheduler } = options;
   return (events) =>
     new Observable<ActivityStep>((subscriber) => {
       const entries: Entry[] = [];
@@ -122,7 +125,7 @@ export function activityMessage(options: ActivityOptions): OperatorFunction<Agen
       };
       const source = events.subscribe({
         next: (event) => {
-          if (event.type === "tool_start") started(event.id, toolActivityLine(event, places));
+          if (event.type === "tool_start") started(event.id, toolActivityLine(event, places, redact));
           else if (event.type === "tool_done") finished(event.id, event.status === "failed");
         },
         error: close,

@@ -1,4 +1,5 @@
-import { firstScalar, previewText, type PreviewPlaces, type Truncation } from "./toolPreview.js";
+import { redactSecrets, type Redact } from "./redactSecrets.js";
+import { firstScalar, normalise, previewText, truncate, type PreviewPlaces, type Truncation } from "./toolPreview.js";
 
 /** What the activity line of one tool call is made from: the agent's name or title, ACP `kind`, and `rawInput`. */
 export interface ToolCallInfo {
@@ -64,20 +65,20 @@ const KINDS: Readonly<Record<string, Family>> = {
  * One tool call's line in the activity message, as mono-agent writes it: a family icon, an action
  * and at most one scalar argument as a preview (`📖 Reading src/a.ts`, `🖥️ Running npm test`,
  * `🔧 Create issue …` for anything else). The family comes from the tool's name, else its ACP
- * `kind`; memory is never previewed; credentials are redacted before the preview is cut.
+ * `kind`; memory is never previewed; credentials are redacted (by `redact`) before anything is cut.
  */
-export function toolActivityLine(call: ToolCallInfo, places: PreviewPlaces = {}): string {
+export function toolActivityLine(call: ToolCallInfo, places: PreviewPlaces = {}, redact: Redact = redactSecrets): string {
   const leaf = leafName(call.title);
   const family = NAMES.find(([pattern]) => pattern.test(leaf.replace(/[^a-z0-9]/gi, "").toLowerCase()))?.[1] ?? (call.kind === undefined ? undefined : KINDS[call.kind]);
   if (family === undefined) {
-    const name = humanize(leaf);
+    const name = humanize(leaf, redact);
     const scalar = firstScalar(call.input, "any");
-    const preview = scalar === undefined ? "" : previewText(scalar, "head", places);
+    const preview = scalar === undefined ? "" : previewText(scalar, "head", places, redact);
     return preview === "" ? `🔧 ${name}` : `🔧 ${name} ${preview}`;
   }
   const { fields, withPreview, truncation = "head" } = family as Family;
   const scalar = fields === undefined ? undefined : firstScalar(call.input, fields);
-  const preview = scalar === undefined ? "" : previewText(scalar, truncation, places);
+  const preview = scalar === undefined ? "" : previewText(scalar, truncation, places, redact);
   if (preview === "" || withPreview === undefined) return `${family.icon} ${family.action}`;
   return `${family.icon} ${withPreview.replace("%s", preview)}`;
 }
@@ -88,13 +89,16 @@ function leafName(title: string): string {
   return (parts.length >= 3 && parts[0] === "mcp" ? parts[parts.length - 1] : title) ?? title;
 }
 
-/** `create_issue` / `createIssue` → `Create issue`; at most 40 code points. */
-function humanize(name: string): string {
-  const words = name
+/**
+ * `create_issue` / `createIssue` → `Create issue`; at most 40 code points. A title may be a whole
+ * command: it is redacted before lower-casing (which would hide a token's shape) and before the cut.
+ */
+function humanize(name: string, redact: Redact): string {
+  const words = redact(normalise(name))
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/[_\s-]+/g, " ")
     .trim()
     .toLowerCase();
   const text = words === "" ? "tool" : words;
-  return previewText(text.charAt(0).toUpperCase() + text.slice(1), "head");
+  return truncate(text.charAt(0).toUpperCase() + text.slice(1), "head");
 }

@@ -1,3 +1,6 @@
+import { untrustedText } from "../ingress/untrustedText.js";
+import { redactedText } from "./redactedText.js";
+import { redactSecrets, type Redact } from "./redactSecrets.js";
 import { rustTrimEnd } from "./rustWhitespace.js";
 import type { ToolEntry, ToolState } from "./turnTranscript.js";
 
@@ -54,6 +57,16 @@ export function composeStreamingDisplay(tools: readonly ToolEntry[], body: strin
 
 /** Groups of finished or running calls a streaming summary lists one per line before it collapses them. */
 const STREAMING_GROUPS_SHOWN = 3;
+
+/**
+ * A tool title as the summary shows it, made once where the title enters the broker: cleaned,
+ * redacted as activity previews are (agents often use the command as the title, URL credentials
+ * and tokens included), flattened by `sanitizeToolTitle` (upstream's ` ; `), bounded to 500 chars.
+ * Redaction runs on the whole title, before any cut.
+ */
+export function toolTitleText(raw: string, redact: Redact = redactSecrets): string {
+  return untrustedText(sanitizeToolTitle(redactedText(raw, redact, { multiline: true })));
+}
 
 /** Flattens a title to one line that cannot break out of its inline-code span. */
 export function sanitizeToolTitle(title: string): string {

@@ -1,3 +1,4 @@
+import { redactSecrets, type Redact } from "../../operators/delivery/redactSecrets.js";
 import { redactUrlsIn } from "../config/index.js";
 
 const MASK = "***";
@@ -27,4 +28,14 @@ export function secretScrubber(secrets: readonly string[]): (line: string) => st
     const masked = known === undefined ? line : line.replace(known, MASK);
     return redactUrlsIn(masked);
   };
+}
+
+/**
+ * The masking of agent text bound for a chat (tool titles and arguments, error messages): the
+ * logger's scrubber (every secret the broker holds, URL credentials), then `redactSecrets`' token
+ * shapes and command credentials. One mechanism with the logger's, not a copy of it.
+ */
+export function chatRedaction(secrets: readonly string[]): Redact {
+  const scrub = secretScrubber(secrets);
+  return (text) => redactSecrets(scrub(text));
 }

@@ -2,6 +2,7 @@ import { concat, from, NEVER } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { activityMessage, ACTIVITY_MAX_ENTRIES, type ActivityOptions } from "../../../operators/delivery/activityMessage.js";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
+import { chatRedaction } from "../../../src/log/secretScrubber.js";
 import { testScheduler } from "../../helpers/marbles.js";
 
 const start = (id: string, title: string, input?: unknown): AgentEvent => ({ type: "tool_start", id, title, ...(input === undefined ? {} : { input }) });
@@ -50,6 +51,21 @@ describe("activityMessage", () => {
         o: { kind: "open", text: "📖 Reading a.ts …" },
         x: { kind: "edit", text: "📖 Reading a.ts (×3)\n🖥️ Running npm test …\n📖 Reading a.ts …" },
         z: { kind: "close", summary: "🔧 5 tool calls" },
+      });
+    });
+  });
+
+  it("masks secrets with the injected redaction before any cut: the AWS key's tail never shows (issue 36 (c))", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const redact = chatRedaction(["Zq7XenvK-0c3d55-Wq"]);
+      const events = cold<AgentEvent>("a 9ms b 1999ms |", {
+        a: start("1", "Bash", { command: "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY aws s3 ls" }),
+        b: start("2", "call_api", { key: "Zq7XenvK-0c3d55-Wq" }),
+      });
+      expectObservable(events.pipe(activityMessage({ ...options, redact }))).toBe("o 1499ms x 509ms (z|)", {
+        o: { kind: "open", text: "🖥️ Running AWS_SECRET_ACCESS_KE…redacted] aws s3 ls …" },
+        x: { kind: "edit", text: "🖥️ Running AWS_SECRET_ACCESS_KE…redacted] aws s3 ls …\n🔧 Call api *** …" },
+        z: { kind: "close", summary: "🔧 2 tool calls" },
       });
     });
   });

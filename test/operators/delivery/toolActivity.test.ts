@@ -1,6 +1,10 @@
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { toolActivityLine } from "../../../operators/delivery/toolActivity.js";
-import { previewText, redactSecrets } from "../../../operators/delivery/toolPreview.js";
+import { redactSecrets } from "../../../operators/delivery/redactSecrets.js";
+import { previewText } from "../../../operators/delivery/toolPreview.js";
+import { chatRedaction } from "../../../src/log/secretScrubber.js";
+import { shownFragments } from "../../helpers/secretFragments.js";
 
 // mono-agent's executed vectors (`../shared/reference/peers.md` §11.2): workspace root /srv/agent, home /home/rob.
 const places = { workspaceRoot: "/srv/agent", home: "/home/rob" };
@@ -52,7 +56,46 @@ describe("toolActivityLine (mono-agent's vectors)", () => {
     expect(previewText("a\u0000b\n\n  c\u200bd", "head")).toBe("a b c d");
   });
 
-  it("reads at most 4,096 code points of an argument: a 1 MB one previews like a short one", () => {
+  it("redacts a 1 MB argument whole, in linear time, and previews it like a short one", () => {
+    const started = performance.now();
     expect(line("Bash", { command: `echo ${"x".repeat(1_000_000)}` })).toBe(`🖥️ Running echo ${"x".repeat(15)}…${"x".repeat(19)}`);
+    expect(line("Bash", { command: `echo ${"a-".repeat(500_000)} AKIAIOSFODNN7EXAMPLE` })).toBe(`🖥️ Running echo a-a-a-a-a-a-a-a…a-a-a-a- [redacted]`);
+    // Tens of milliseconds; the old key: value pattern took minutes on the dashed word.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+// Issue 36 (c): the middle cut showed `AWS_SECRET_ACCESS_KE…XAMPLEKEY aws s3 ls`, the key's tail.
+describe("a preview never shows part of a secret", () => {
+  const AGENT_ENV_VALUE = "Zq7XenvK-0c3d55-Wq";
+  const redact = chatRedaction([AGENT_ENV_VALUE]);
+  const redacted = (title: string, input: unknown) => toolActivityLine({ title, input }, places, redact);
+
+  it("redacts an env-style secret before the balanced or middle cut", () => {
+    expect(line("Bash", { command: "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY aws s3 ls" })).toBe("🖥️ Running AWS_SECRET_ACCESS_KE…redacted] aws s3 ls");
+    expect(line("Read", { file_path: "/srv/agent/AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY/x.txt" })).toBe("📖 Reading AWS_SECRET_ACCESS_KEY=[redacted]");
+  });
+
+  it("masks what the broker knows ([agent.env] values) as the log does, in previews and in a title shown as a name", () => {
+    expect(redacted("Bash", { command: `echo ${AGENT_ENV_VALUE} | login` })).toBe("🖥️ Running echo *** | login");
+    const title = "Run curl https://bob:T1tlePassw0rd@h.example.com/?access_token=TITLETOKEN42";
+    const shown = redacted(title, undefined);
+    for (const secret of ["T1tlePassw0rd", "TITLETOKEN42"]) expect(shownFragments(shown, secret)).toEqual([]);
+  });
+
+  // Families that cut at the head (WebSearch), in the middle (Read) and both ends (Bash), and a tool shown by its name.
+  const tools = fc.constantFrom(["WebSearch", "query"], ["Read", "file_path"], ["Bash", "command"], ["deploy_thing", "target"]);
+  const carriers = fc.constantFrom(
+    { secret: AGENT_ENV_VALUE, text: AGENT_ENV_VALUE },
+    { secret: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", text: "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" },
+    { secret: "T1tlePassw0rd", text: "https://bob:T1tlePassw0rd@h.example.com/" },
+    { secret: "AKIAIOSFODNN7EXAMPLE", text: "AKIAIOSFODNN7EXAMPLE" },
+    { secret: "hunter2hunter2", text: "--password hunter2hunter2" },
+  );
+  // Lengths on either side of the old 4,096-code-point scan, and of every cut.
+  const filler = fc.string({ unit: fc.constantFrom("a", "b", "/", " ", ".", "-", "é", "😀"), maxLength: 5_000, size: "max" });
+  test.prop([tools, filler, carriers, filler], { numRuns: 200 })("for any cut", ([title, field], before, carrier, after) => {
+    const shown = redacted(title, { [field]: `${before} ${carrier.text} ${after}` });
+    expect(shownFragments(shown, carrier.secret, `${before} ${after}`)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { composeDisplay, composeStreamingDisplay, renderStreamingToolSummary, renderToolSummary, sanitizeToolTitle } from "../../../operators/delivery/toolSummary.js";
+import { composeDisplay, composeStreamingDisplay, renderStreamingToolSummary, renderToolSummary, sanitizeToolTitle, toolTitleText } from "../../../operators/delivery/toolSummary.js";
 import type { ToolEntry, ToolState } from "../../../operators/delivery/turnTranscript.js";
+import { chatRedaction } from "../../../src/log/secretScrubber.js";
 
 const tool = (id: string, title: string, state: ToolState): ToolEntry => ({ id, title, state });
 
@@ -122,5 +123,29 @@ describe("renderStreamingToolSummary (while a reply streams)", () => {
   it("composes as upstream: summary, a blank line, the text without trailing whitespace", () => {
     expect(composeStreamingDisplay([tool("1", "a", "running")], "so far  \n", "full")).toBe("🔧 `a`...\n\nso far");
     expect(composeStreamingDisplay([], "so far  \n", "full")).toBe("so far");
+  });
+});
+
+// Issue 36 (a): real agents use the command as the title, so the summary showed its credentials.
+describe("toolTitleText", () => {
+  const title = "Run curl https://bob:T1tlePassw0rd@h.example.com/?access_token=TITLETOKEN42";
+
+  it("redacts a title as activity previews are redacted, and the summary shows it so", () => {
+    const shown = toolTitleText(title);
+    expect(shown).toBe("Run curl https://h.example.com/?access_token=[redacted]");
+    expect(composeDisplay([tool("1", shown, "completed")], "done", "full")).toBe("✅ `Run curl https://h.example.com/?access_token=[redacted]`\n\ndone");
+  });
+
+  it("masks every secret the broker knows with the log's own scrubber, before it flattens the title", () => {
+    const redact = chatRedaction(["Zq7XenvK-0c3d55-Wq"]);
+    expect(toolTitleText("deploy\nwith `Zq7XenvK-0c3d55-Wq`", redact)).toBe("deploy ; with '***'");
+  });
+
+  it("bounds a 1 MB title to 500 chars in linear time, nothing of a secret left at the cut", () => {
+    const started = performance.now();
+    const shown = toolTitleText(`${"Run ".repeat(122)}AKIAIOSFODNN7EXAMPLE ${"x-".repeat(500_000)}`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(shown.length).toBeLessThanOrEqual(500);
+    expect(shown).not.toMatch(/AKIA|MPLE/);
   });
 });
