@@ -49,7 +49,11 @@ export class HttpEndpoint {
     const connections = new ConnectionLimit<Socket>(limit, () => limited.count());
     const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, (req, res) => {
       const binding = authorize(req, res, bindings, () => unauthorized.count());
-      if (binding === undefined) return;
+      if (binding === undefined) {
+        // Answered and closing: not one for the cap to close again (and count twice).
+        connections.release(req.socket);
+        return;
+      }
       connections.trust(req.socket);
       void serve(req, res, spec, binding, logger);
     });

@@ -91,18 +91,17 @@ export class SocketEndpoint {
     const onData = (chunk: Buffer): void => {
       const newline = chunk.indexOf(0x0a);
       head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
-      if (newline === -1) {
-        if (head.length > MAX_HELLO_BYTES) {
-          logger.warn({ reason: "mcp_bad_hello" }, "reply tool connection did not start with a secret; closed");
-          clearTimeout(timeout);
-          socket.destroy();
-        }
+      const end = newline === -1 ? -1 : head.length - chunk.length + newline;
+      if (end === -1 ? head.length > MAX_HELLO_BYTES : end > MAX_HELLO_BYTES) {
+        logger.warn({ reason: "mcp_bad_hello" }, "reply tool connection did not start with a secret; closed");
+        clearTimeout(timeout);
+        socket.destroy();
         return;
       }
+      if (end === -1) return;
       clearTimeout(timeout);
       socket.off("data", onData);
       socket.pause();
-      const end = head.length - chunk.length + newline;
       const binding = bindings.find(head.subarray(0, end).toString("utf8").trim());
       if (binding !== undefined) this.#connections.trust(socket);
       // The secret is never logged: an unknown one is reported by its absence only.

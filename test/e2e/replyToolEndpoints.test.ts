@@ -6,7 +6,7 @@ import { scratch } from "../helpers/agents.js";
 import { runTurnstream } from "../helpers/cli.js";
 import { Cluster } from "../helpers/cluster.js";
 import { floodAndChat, mcpAgentPath, startFloodedBroker, type FloodedBroker } from "../helpers/replyToolFlood.js";
-import { userEvent } from "../helpers/stack.js";
+import { until, userEvent } from "../helpers/stack.js";
 
 // Issue 36 against real processes: a `turnstream run` broker with a lowered descriptor limit, the
 // mcp-agent (a real MCP SDK client) as its agent, and clients of the reply tool's endpoints that
@@ -52,6 +52,7 @@ describe("the reply tool's socket with a long TMPDIR (spawned broker)", () => {
       env: { TMPDIR: long },
     });
     const member = await cluster.add("all");
+    expect(await until(() => cluster?.gateway.brokerCount === 1, 10_000)).toBe(true);
     cluster.gateway.broadcast(userEvent("reply3", { channel: { id: "long-tmp", type: "dm" } }));
     await cluster.replyCount(3, 30_000);
     expect(cluster.replies.map((reply) => reply.content.text)).toEqual(["one", "two", "three"]);

@@ -88,6 +88,8 @@ export async function startFloodedBroker(nofile: number): Promise<FloodedBroker>
     limitDescriptors(pid, nofile);
     listening = member.logs.find((line) => line.msg === "reply tool endpoints listening");
     if (typeof listening?.url !== "string") throw new Error("the broker logged no reply tool endpoints");
+    // "broker ready" comes before its gateway socket is open: an event broadcast before would reach no one.
+    if (!(await until(() => cluster.gateway.brokerCount === 1, 10_000))) throw new Error("the broker did not connect to the dev gateway");
   } catch (err) {
     await cluster.stop();
     throw err;

@@ -101,7 +101,8 @@ describe("the reply tool's HTTP endpoint", () => {
     const limited = records.filter((r) => r.msg === "reply tool connection closed: too many open");
     const counted = (lines: typeof records) => lines.reduce((sum, r) => sum + Number(r.count), 0);
     expect(counted(refused) + counted(limited)).toBe(300);
-    expect(refused.length + limited.length).toBeLessThanOrEqual(4);
+    // Each kind: its first line, one per 5 s window while they went on, and the rest at close.
+    expect(refused.length + limited.length).toBeLessThanOrEqual(6);
     expect(refused.every((r) => r.reason === "mcp_unauthorized")).toBe(true);
   });
 

@@ -103,6 +103,18 @@ describe("the reply tool's socket: messages over the bound", () => {
   });
 });
 
+describe("the reply tool's socket: the secret line", () => {
+  it("closes a connection whose first line is over 256 bytes, even with its newline in the same write", async () => {
+    const { host, records } = await fixture.start();
+    const offer = host.offer(KEY, { http: false });
+    const connection = await open(socketPathOf(offer));
+    connection.socket.write(`${"s".repeat(300)}\n${initialize}`);
+    await within(connection.closed, 5_000, "the endpoint closing the connection");
+    expect(connection.received()).toBe("");
+    expect(records.find((r) => r.reason === "mcp_bad_hello")).toMatchObject({ msg: "reply tool connection did not start with a secret; closed" });
+  });
+});
+
 describe("the reply tool's socket: a client that does not read its answers", () => {
   it("loses none of 5,000 answers (5 MB of requests) once it reads", async () => {
     const { host } = await fixture.start();
