@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Logger } from "../log/logger.js";
 import type { AgentExitCause } from "../metrics/instruments.js";
 import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
+import type { Redact } from "../../operators/delivery/redactSecrets.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import { isPlainText, untrustedName } from "../../operators/ingress/untrustedText.js";
 import type { AgentConfig } from "../config/index.js";
@@ -29,6 +30,11 @@ export interface AcpClientOptions {
   readonly killAfterMs?: number;
   /** Told once how the agent process ended (counted by `turnstream_agent_exits_total`). */
   readonly onAgentExit?: (cause: AgentExitCause) => void;
+  /**
+   * Masks secrets in what the agent writes that users are shown besides its reply: tool titles and
+   * error messages (default: the known token shapes; the broker adds every secret it holds).
+   */
+  readonly redact?: Redact;
 }
 
 export interface PromptOptions {
@@ -82,6 +88,7 @@ export class AcpClient {
   readonly #replaying = new Set<string>();
   /** Answers the agent's requests (permissions by `[agent] permission_mode`; -32601 for the rest). */
   readonly #answerAgent: (method: string, params: unknown) => unknown;
+  readonly #redact: Redact | undefined;
 
   private constructor(process: AgentProcess, connection: JsonRpcConnection, init: z.infer<typeof initializeResult>, options: AcpClientOptions, logger: Logger) {
     this.process = process;
@@ -89,6 +96,7 @@ export class AcpClient {
     this.#logger = logger;
     this.#sessionNewMs = options.timeouts?.sessionNewMs ?? 120_000;
     this.#requestMs = options.timeouts?.requestMs ?? 30_000;
+    this.#redact = options.redact;
     const reportedName = init.agentInfo?.name;
     this.agentName = reportedName === undefined ? options.agent.command : untrustedName(reportedName);
     this.supportsLoadSession = init.agentCapabilities?.loadSession === true;
@@ -115,6 +123,7 @@ export class AcpClient {
       input: agentProcess.stdout,
       output: agentProcess.stdin,
       logger,
+      ...(options.redact === undefined ? {} : { redact: options.redact }),
       onRequest: (method, params) => {
         if (client === undefined) throw new RpcError(rpcErrorCodes.methodNotFound, "Method not found", { method });
         return client.#answerAgent(method, params);
@@ -280,7 +289,7 @@ export class AcpClient {
       else this.#logger.debug(fields, "session update outside a turn");
       return;
     }
-    const event = classifyUpdate(update);
+    const event = classifyUpdate(update, this.#redact);
     if (event !== undefined) route.owner.next(event);
   }
 

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { Subject, type Observable } from "rxjs";
 import type { Logger } from "../log/logger.js";
+import type { Redact } from "../../operators/delivery/redactSecrets.js";
 import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
 import { AcpTimeoutError, AcpRequestError, AgentExitedError } from "./errors.js";
 import { parseFrame, rpcErrorCodes, RpcError, type RpcId } from "./jsonRpc.js";
@@ -23,6 +24,8 @@ export interface ConnectionOptions {
   readonly onRequest: RequestHandler;
   /** Longest accepted line (default 32 MiB, as the ACP SDK). */
   readonly maxLineBytes?: number;
+  /** Masks secrets in the agent's error messages, which users are shown (default: the known token shapes). */
+  readonly redact?: Redact;
 }
 
 interface Pending {
@@ -121,7 +124,7 @@ export class JsonRpcConnection {
       return;
     }
     if (piece.line.trim() === "") return;
-    const frame = parseFrame(piece.line);
+    const frame = parseFrame(piece.line, this.#options.redact);
     if (typeof frame === "string") {
       logger.warn({ reason: frame, sample: untrustedText(piece.line, { maxChars: sampleChars }) }, "agent stdout line dropped");
       return;

@@ -1,5 +1,6 @@
+import { redactedText } from "../../operators/delivery/redactedText.js";
+import { redactSecrets, type Redact } from "../../operators/delivery/redactSecrets.js";
 import { untrustedJson } from "../../operators/ingress/untrustedJson.js";
-import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { isJsonObject } from "../../operators/ingress/jsonObject.js";
 
 /** JSON-RPC 2.0 error codes turnstream uses (ACP §11). */
@@ -31,8 +32,11 @@ export type IncomingFrame =
 
 export type FrameProblem = "not_json" | "not_jsonrpc";
 
-/** Classifies one stdout line, or says why it is not a JSON-RPC 2.0 message. Pure. */
-export function parseFrame(line: string): IncomingFrame | FrameProblem {
+/**
+ * Classifies one stdout line, or says why it is not a JSON-RPC 2.0 message. Pure. An error's
+ * message goes to users, so `redact` masks its secrets (the broker's own and the known shapes).
+ */
+export function parseFrame(line: string, redact: Redact = redactSecrets): IncomingFrame | FrameProblem {
   let json: unknown;
   try {
     json = JSON.parse(line);
@@ -49,7 +53,7 @@ export function parseFrame(line: string): IncomingFrame | FrameProblem {
   if (method !== undefined) {
     return id === undefined || id === null ? { kind: "notification", method, params } : { kind: "request", id, method, params };
   }
-  if (error !== undefined) return { kind: "error", id: id ?? null, error: untrustedError(error) };
+  if (error !== undefined) return { kind: "error", id: id ?? null, error: untrustedError(error, redact) };
   if (id !== undefined && id !== null && "result" in json) return { kind: "result", id, result };
   return "not_jsonrpc";
 }
@@ -66,12 +70,16 @@ function isErrorObject(value: unknown): value is RpcErrorObject {
 
 /**
  * The agent's error as far as anyone reads it: the message (shown to users as `⚠️ …`, so it keeps
- * its line breaks) bounded to 500 chars and cleaned, `data` cut to a small clean copy.
+ * its line breaks) cleaned, its secrets redacted, bounded to 500 chars; `data` cut to a small
+ * clean copy, its `message` (shown after the error's, as OpenAB does) redacted the same way first.
  */
-function untrustedError(error: RpcErrorObject): RpcErrorObject {
-  const message = untrustedText(error.message, { multiline: true });
+function untrustedError(error: RpcErrorObject, redact: Redact): RpcErrorObject {
+  const message = redactedText(error.message, redact, { multiline: true });
+  if (error.data === undefined) return { ...error, message };
+  const { data } = error;
+  const shown = isJsonObject(data) && typeof data.message === "string" ? { ...data, message: redactedText(data.message, redact, { multiline: true }) } : data;
   // Other fields stay (nothing reads or logs them); `AcpRequestError` carries only code, message and data.
-  return error.data === undefined ? { ...error, message } : { ...error, message, data: untrustedJson(error.data) };
+  return { ...error, message, data: untrustedJson(shown) };
 }
 
 /** Thrown by a request handler to answer with a JSON-RPC error. */

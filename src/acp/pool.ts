@@ -23,7 +23,7 @@ export interface SessionPoolOptions {
   readonly clock?: { now(): number };
   /** How often idle and dead sessions are swept (default 60 s, as OpenAB). */
   readonly housekeepingMs?: number;
-  readonly client?: Pick<AcpClientOptions, "timeouts" | "killAfterMs" | "clientVersion" | "onAgentExit">;
+  readonly client?: Pick<AcpClientOptions, "timeouts" | "killAfterMs" | "clientVersion" | "onAgentExit" | "redact">;
   /** The MCP servers offered to each session in `session/new` and `session/load` (the reply tool); none when absent. */
   readonly mcp?: McpOffers;
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
-import { sanitizeToolTitle } from "../../operators/delivery/toolSummary.js";
-import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
+import { redactSecrets, type Redact } from "../../operators/delivery/redactSecrets.js";
+import { toolTitleText } from "../../operators/delivery/toolSummary.js";
+import { untrustedName } from "../../operators/ingress/untrustedText.js";
 import { isJsonObject } from "../../operators/ingress/jsonObject.js";
 
 const textContent = z.looseObject({ type: z.literal("text"), text: z.string() });
@@ -31,18 +32,13 @@ export const sessionUpdateParams = z.custom<SessionUpdateParams>(
 );
 
 /**
- * A tool title as users see it in the tool summary: bounded (500 chars) and cleaned. Line breaks
- * are flattened as the summary flattens them (`sanitizeToolTitle`, upstream's ` ; `) before the
- * final bound, so the shown title is upstream's for any title that fits. The reply's text is
- * content and never touched.
- */
-const toolTitle = (title: string): string => untrustedText(sanitizeToolTitle(untrustedText(title, { multiline: true })));
-
-/**
  * The typed event for one `update`, or `undefined` for an `openab_message` without text (as
  * OpenAB: no text, no bubble). Anything unknown or malformed becomes `unknown` — never dropped.
+ * A tool title is made as users see it in the tool summary (`toolTitleText`: cleaned, secrets
+ * masked by `redact`, flattened, bounded); the reply's text is content and never touched.
  */
-export function classifyUpdate(update: { readonly sessionUpdate: string } & Record<string, unknown>): AgentEvent | undefined {
+export function classifyUpdate(update: { readonly sessionUpdate: string } & Record<string, unknown>, redact: Redact = redactSecrets): AgentEvent | undefined {
+  const toolTitle = (title: string): string => toolTitleText(title, redact);
   const unknown = (): AgentEvent => ({ type: "unknown", sessionUpdate: update.sessionUpdate, raw: update });
   switch (update.sessionUpdate) {
     case "agent_message_chunk": {

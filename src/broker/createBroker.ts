@@ -4,6 +4,7 @@ import type { Bus } from "../bus/bus.js";
 import { MemoryBus } from "../bus/memoryBus.js";
 import { ConfigError, resolveConfig, secretValues, type Config, type ConfigInput } from "../config/index.js";
 import { createLogger, resolveLogLevel, type Logger } from "../log/logger.js";
+import { chatRedaction } from "../log/secretScrubber.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { createSessionPool } from "../acp/createSessionPool.js";
 import { SpeechToText } from "../stt/speechToText.js";
@@ -112,12 +113,15 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   const metrics = config.metrics.enabled ? new BrokerMetrics({ role, mode: config.delivery.mode, partitions: config.bus.partitions, version, gateway: role !== "worker" && config.gateway !== undefined }) : undefined;
   // Workers run turns on the ACP session pool unless the caller brings its own handler.
   const replyTool = worker && options.turnHandler === undefined ? replyToolHostFor(config, logger) : undefined;
+  // What users see of agent text besides its reply (tool titles and arguments, errors) is masked as the log is.
+  const redact = chatRedaction(secretValues(config));
   const pool =
     worker && options.turnHandler === undefined
       ? createSessionPool(config, {
           env,
           logger,
           clientVersion: version,
+          redact,
           ...(state?.sessions === undefined ? {} : { store: state.sessions }),
           ...(replyTool === undefined ? {} : { mcp: replyTool }),
           ...(metrics === undefined ? {} : { onAgentExit: (cause: AgentExitCause) => metrics.agentExited(cause) }),
@@ -141,7 +145,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           ...(config.stt.enabled ? { stt: { speech: speechToTextFor(config, env, logger), echo: config.stt.echo_transcript } } : {}),
           ...(config.gateway?.bot_username === undefined ? {} : { identityName: config.gateway.bot_username }),
           ...(config.activity.enabled && config.reactions.tool_display !== "none"
-            ? { activity: { toolDisplay: config.reactions.tool_display, places: { workspaceRoot: resolvePath(config.agent.working_dir), ...(env.HOME === undefined ? {} : { home: env.HOME }) } } }
+            ? { activity: { toolDisplay: config.reactions.tool_display, redact, places: { workspaceRoot: resolvePath(config.agent.working_dir), ...(env.HOME === undefined ? {} : { home: env.HOME }) } } }
             : {}),
         }));
   // Conversations quiet for longer than anything triage remembers are dropped, by one worker: the holder of partition 0.

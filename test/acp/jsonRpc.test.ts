@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { AcpRequestError } from "../../src/acp/errors.js";
 import { parseFrame, RpcError, rpcErrorCodes } from "../../src/acp/jsonRpc.js";
+import { chatRedaction } from "../../src/log/secretScrubber.js";
+import { shownFragments } from "../helpers/secretFragments.js";
 
 const frame = (value: unknown) => parseFrame(JSON.stringify(value));
 
@@ -166,5 +169,35 @@ describe("rpcErrorCodes", () => {
       authRequired: -32000,
       resourceNotFound: -32002,
     });
+  });
+});
+
+// Issue 36 (b): an agent's error is shown in chat as `⚠️ <message>`; it gets the log's masking.
+describe("an agent error's secrets", () => {
+  const agentEnvValue = "Zq7XenvK-0c3d55-Wq";
+  const redact = chatRedaction([agentEnvValue]);
+  const errorFrame = (error: Record<string, unknown>) => {
+    const parsed = parseFrame(JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32000, ...error } }), redact);
+    if (typeof parsed === "string" || parsed.kind !== "error") throw new Error("not an error frame");
+    return parsed.error;
+  };
+
+  it("masks [agent.env] values, URL credentials and token shapes in the message and in data.message, which users see", () => {
+    const message = `upstream refused key ${agentEnvValue} at https://bob:UrlPassw0rd@api.example.com/v1?api_key=QueryK3y99 (ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123)`;
+    const error = errorFrame({ message, data: { message: `retry with ${agentEnvValue}`, other: 1 } });
+    const shown = new AcpRequestError("session/prompt", error.code, error.message, error.data).message;
+    expect(shown).toBe("JSON-RPC error -32000: upstream refused key *** at https://api.example.com/v1?api_key=[redacted] ([redacted]) — retry with ***");
+    for (const secret of [agentEnvValue, "UrlPassw0rd", "QueryK3y99", "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"]) expect(shownFragments(shown, secret)).toEqual([]);
+  });
+
+  it("masks the whole message before it is cut to 500 chars: a secret across the cut leaves nothing", () => {
+    const error = errorFrame({ message: `${"failed ".repeat(69)}${agentEnvValue} and then some more words after the secret` });
+    expect(error.message.length).toBeLessThanOrEqual(500);
+    expect(shownFragments(error.message, agentEnvValue)).toEqual([]);
+  });
+
+  it("masks the token shapes by default, without the broker's secrets", () => {
+    const parsed = frame({ jsonrpc: "2.0", id: 1, error: { code: 1, message: "bad token AKIAIOSFODNN7EXAMPLE" } });
+    expect(parsed).toMatchObject({ kind: "error", error: { message: "bad token [redacted]" } });
   });
 });

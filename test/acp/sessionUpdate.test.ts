@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { classifyUpdate, sessionUpdateParams } from "../../src/acp/sessionUpdate.js";
+import { chatRedaction } from "../../src/log/secretScrubber.js";
 
 type Update = Parameters<typeof classifyUpdate>[0];
 const update = (sessionUpdate: string, fields: Record<string, unknown> = {}): Update => ({ sessionUpdate, ...fields });
@@ -72,6 +73,15 @@ describe("classifyUpdate", () => {
 
     it("leave an ordinary title as upstream shows it", () => {
       expect(classifyUpdate(update("tool_call", { toolCallId: "c", title: "Run `ls`\nin /tmp" }))).toMatchObject({ title: "Run 'ls' ; in /tmp" });
+    });
+
+    it("have their secrets masked by the client's redaction, in tool_call and tool_call_update alike (issue 36 (a))", () => {
+      const redact = chatRedaction(["Zq7XenvK-0c3d55-Wq"]);
+      const title = "Run curl https://bob:T1tlePassw0rd@h.example.com/?access_token=TITLETOKEN42 -H 'X: Zq7XenvK-0c3d55-Wq'";
+      const expected = "Run curl https://h.example.com/?access_token=[redacted] -H 'X: ***'";
+      expect(classifyUpdate(update("tool_call", { toolCallId: "c", title }), redact)).toMatchObject({ title: expected });
+      expect(classifyUpdate(update("tool_call_update", { toolCallId: "c", title }), redact)).toMatchObject({ title: expected });
+      expect(classifyUpdate(update("tool_call_update", { toolCallId: "c", status: "failed", title }), redact)).toMatchObject({ title: expected });
     });
   });
 

@@ -8,8 +8,8 @@ import type { TurnContext } from "../turn.js";
 import { messageChange, namesMessage } from "./messageChange.js";
 import { replyMessage } from "./replyMessage.js";
 
-/** `[activity]` as a turn needs it: how tools show, and where paths shorten. */
-export type ActivitySettings = Pick<ActivityOptions, "toolDisplay" | "places">;
+/** `[activity]` as a turn needs it: how tools show, where paths shorten, and the masking of secrets. */
+export type ActivitySettings = Pick<ActivityOptions, "toolDisplay" | "places" | "redact">;
 
 /**
  * One turn's tool-activity message (`activityMessage`): posted when the first tool starts, edited
