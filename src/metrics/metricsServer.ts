@@ -1,10 +1,31 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { splitHostPort } from "../config/fields.js";
 import type { Logger } from "../log/logger.js";
 import { MetricsListenError } from "./errors.js";
 import type { EventLoopHealth } from "./eventLoopHealth.js";
+import type { Answer, ConnectionLimits } from "./listenerConnection.js";
+import { ListenerConnections } from "./listenerConnections.js";
 import type { Readiness } from "./readiness.js";
+import { RefusalLog } from "./refusalLog.js";
+import type { RequestHead } from "./requestHead.js";
+import { SharedScrape } from "./sharedScrape.js";
+
+/**
+ * What clients may hold of the listener. Prometheus and a kubelet send a request in one packet
+ * and read the answer at once; these bounds only ever meet a client that does not.
+ */
+export interface ListenerLimits extends ConnectionLimits {
+  /** Open connections; one beyond closes a pipelining or idle one, or is refused. */
+  readonly maxConnections: number;
+}
+
+export const LISTENER_LIMITS: ListenerLimits = {
+  maxConnections: 256,
+  maxHeadBytes: 8 * 1024,
+  headersTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 5_000,
+  stalledClientMs: 30_000,
+};
 
 export interface MetricsServerOptions {
   /** `[metrics] listen`, validated (`host:port`; port 0 picks a free one). */
@@ -15,21 +36,54 @@ export interface MetricsServerOptions {
   readonly readiness: () => Readiness;
   readonly health: EventLoopHealth;
   readonly logger: Logger;
+  /** Default `LISTENER_LIMITS`; tests shorten them. */
+  readonly limits?: Partial<ListenerLimits>;
 }
+
+const TEXT = "text/plain; charset=utf-8";
+const JSON_TYPE = "application/json; charset=utf-8";
+const NOT_FOUND: Answer = { status: 404, contentType: TEXT, body: Buffer.from("not found: try /metrics, /healthz or /readyz\n") };
+const NOT_ALLOWED: Answer = { status: 405, contentType: TEXT, body: Buffer.from("method not allowed\n"), headers: { allow: "GET, HEAD" } };
+const COLLECT_FAILED: Answer = { status: 500, contentType: TEXT, body: Buffer.from("metrics collection failed\n") };
 
 /**
  * The operator's listener: `GET /metrics` (Prometheus text format), `GET /healthz` (the process
  * is alive and its event loop responsive) and `GET /readyz` (200 only when the role can do its
  * work, else 503 naming what is missing). Bodies never hold a path, a stack or a secret.
+ *
+ * It shares the broker's event loop, so a flood of scrapes must not stall the broker nor keep
+ * the probes out: each connection is read one request per turn of the loop
+ * (`ListenerConnection`), scrapes waiting together share one collection (`SharedScrape`),
+ * connections are bounded (`ListenerConnections`), slow clients time out, and `/healthz` and
+ * `/readyz` are answered at once, never behind a collection.
  */
 export class MetricsServer {
   readonly #options: MetricsServerOptions;
   readonly #server: Server;
+  readonly #scrape: SharedScrape;
+  readonly #connections: ListenerConnections;
+  readonly #refusals: RefusalLog;
   #url: string | undefined;
 
   constructor(options: MetricsServerOptions) {
     this.#options = options;
-    this.#server = createServer((request, response) => void this.#handle(request, response));
+    const limits = { ...LISTENER_LIMITS, ...options.limits };
+    this.#refusals = new RefusalLog(options.logger);
+    this.#scrape = new SharedScrape(async () => {
+      try {
+        return await options.metrics();
+      } catch (err) {
+        // One line per failed collection, however many scrapes waited for it.
+        options.logger.error({ reason: "collect_failed", err }, "metrics collection failed");
+        throw err;
+      }
+    });
+    this.#connections = new ListenerConnections(limits.maxConnections, limits, {
+      respond: (request) => this.#respond(request),
+      refused: (reason, fields) => this.#refusals.note(reason, fields),
+    });
+    // Half-open: a client that sends its requests and then its FIN still gets every answer.
+    this.#server = createServer({ allowHalfOpen: true, noDelay: true }, (socket: Socket) => this.#connections.admit(socket));
   }
 
   /** `http://host:port` once listening. */
@@ -45,6 +99,8 @@ export class MetricsServer {
       this.#server.once("error", failed);
       this.#server.listen(port, host, () => {
         this.#server.off("error", failed);
+        // Out of file descriptors while accepting: logged (bounded), never an uncaught error.
+        this.#server.on("error", (err: NodeJS.ErrnoException) => this.#refusals.note("accept_failed", { code: err.code }));
         const address = this.#server.address() as AddressInfo;
         this.#url = `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
         this.#options.health.start();
@@ -57,57 +113,37 @@ export class MetricsServer {
   /** Stops listening and ends open connections (a scraper's keep-alive must not hold the process). */
   close(): Promise<void> {
     this.#options.health.stop();
+    this.#refusals.flush();
     if (!this.#server.listening) return Promise.resolve();
     return new Promise((resolve) => {
       this.#server.close(() => resolve());
-      this.#server.closeAllConnections();
+      this.#connections.destroyAll();
     });
   }
 
-  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = (request.url ?? "/").split("?", 1)[0];
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      reply(response, 405, "text/plain; charset=utf-8", "method not allowed\n", { allow: "GET, HEAD" });
-      return;
-    }
+  #respond({ method, path }: RequestHead): Answer | Promise<Answer> {
+    if (method !== "GET" && method !== "HEAD") return NOT_ALLOWED;
     switch (path) {
       case "/metrics":
-        await this.#metrics(response);
-        return;
+        return this.#scrape.next().then(
+          (body): Answer => ({ status: 200, contentType: this.#options.contentType, body }),
+          () => COLLECT_FAILED,
+        );
       case "/healthz": {
-        const health = this.#options.health.check();
-        const body = { status: health.healthy ? "ok" : "stalled", event_loop_stall_ms: Math.round(health.stallMs) };
-        json(response, health.healthy ? 200 : 503, body);
-        return;
+        const { health } = this.#options;
+        const { healthy, stallMs } = health.check();
+        return json(healthy ? 200 : 503, { status: healthy ? "ok" : "stalled", event_loop_stall_ms: Math.round(stallMs), event_loop_lag_ms: Math.round(health.lagMs()) });
       }
       case "/readyz": {
         const { ready, phase, missing } = this.#options.readiness();
-        json(response, ready ? 200 : 503, { status: ready ? "ready" : "not_ready", phase, missing });
-        return;
+        return json(ready ? 200 : 503, { status: ready ? "ready" : "not_ready", phase, missing });
       }
       default:
-        reply(response, 404, "text/plain; charset=utf-8", "not found: try /metrics, /healthz or /readyz\n");
+        return NOT_FOUND;
     }
-  }
-
-  async #metrics(response: ServerResponse): Promise<void> {
-    let text: string;
-    try {
-      text = await this.#options.metrics();
-    } catch (err) {
-      this.#options.logger.error({ reason: "collect_failed", err }, "metrics collection failed");
-      reply(response, 500, "text/plain; charset=utf-8", "metrics collection failed\n");
-      return;
-    }
-    reply(response, 200, this.#options.contentType, text);
   }
 }
 
-function json(response: ServerResponse, status: number, body: unknown): void {
-  reply(response, status, "application/json; charset=utf-8", `${JSON.stringify(body)}\n`);
-}
-
-function reply(response: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "content-type": contentType, "cache-control": "no-store", ...headers });
-  response.end(response.req.method === "HEAD" ? undefined : body);
+function json(status: 200 | 503, body: unknown): Answer {
+  return { status, contentType: JSON_TYPE, body: Buffer.from(`${JSON.stringify(body)}\n`) };
 }

@@ -53,18 +53,21 @@ describe("MetricsServer", () => {
     expect(await not.json()).toEqual({ status: "not_ready", phase: "draining", missing: ["broker", "gateway"] });
   });
 
-  it("/healthz: 200 with a responsive loop, 503 after a stall beyond the limit", async () => {
+  it("/healthz: 200 with a responsive loop, 503 after a stall beyond the limit, with the loop's lag", async () => {
     let now = 1_000;
-    const health = new EventLoopHealth({ now: () => now, stallLimitMs: 100, heartbeatMs: 10 });
+    // perf_hooks' delay histogram stood in for: the longest delay it saw, in ns.
+    const delay = { max: 0, reset: () => undefined, enable: () => true, disable: () => true };
+    const health = new EventLoopHealth({ now: () => now, stallLimitMs: 100, heartbeatMs: 10, delayMonitor: () => delay });
     const { url } = await start({ health });
     const ok = await fetch(`${url}/healthz`);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ status: "ok", event_loop_stall_ms: 0 });
+    expect(await ok.json()).toEqual({ status: "ok", event_loop_stall_ms: 0, event_loop_lag_ms: 0 });
+    delay.max = 47e6; // a 10 ms timer 37 ms late
     now += 500;
     health.beat();
     const stalled = await fetch(`${url}/healthz`);
     expect(stalled.status).toBe(503);
-    expect(await stalled.json()).toEqual({ status: "stalled", event_loop_stall_ms: 490 });
+    expect(await stalled.json()).toEqual({ status: "stalled", event_loop_stall_ms: 490, event_loop_lag_ms: 37 });
   });
 
   it("answers HEAD without a body, 405 for other methods, 404 for other paths", async () => {

@@ -1,0 +1,228 @@
+import type { ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { stringify } from "smol-toml";
+import { expect } from "vitest";
+import { eventually, scriptedAgentPath } from "./agents.js";
+import { spawnLogged } from "./cli.js";
+
+/** Preload for a spawned broker: see the file. */
+export const loopTurnProbePath = fileURLToPath(new URL("./loopTurnProbe.mjs", import.meta.url));
+
+export interface FloodResult {
+  /** Answers read, by status code. */
+  readonly statuses: Readonly<Record<number, number>>;
+  /** Connections that closed or failed before every request on them was answered. */
+  readonly cutConnections: number;
+  readonly ms: number;
+}
+
+/**
+ * `connections` raw sockets to `url`, each writing `requests` pipelined `GET <path>` in one write
+ * and reading the answers back (status line and content-length, bodies skipped as they stream).
+ */
+export async function floodPipelined(url: string, { connections, requests, path = "/metrics" }: { connections: number; requests: number; path?: string }): Promise<FloodResult> {
+  const { hostname, port, host } = new URL(url);
+  const batch = `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`.repeat(requests);
+  const statuses: Record<number, number> = {};
+  let cutConnections = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from(
+      { length: connections },
+      () =>
+        new Promise<void>((resolve) => {
+          const socket = connect(Number(port), hostname, () => socket.write(batch));
+          const reader = answerReader((status) => {
+            statuses[status] = (statuses[status] ?? 0) + 1;
+            if (reader.answered === requests) socket.end();
+          });
+          socket.on("data", (chunk: Buffer) => reader.read(chunk));
+          socket.on("error", () => undefined);
+          socket.on("close", () => {
+            if (reader.answered < requests) cutConnections += 1;
+            resolve();
+          });
+        }),
+    ),
+  );
+  return { statuses, cutConnections, ms: performance.now() - started };
+}
+
+/** Reads HTTP/1.1 answers framed by content-length off a stream of chunks; linear in the bytes. */
+function answerReader(onAnswer: (status: number) => void) {
+  let head = "";
+  let skip = 0;
+  const state = {
+    answered: 0,
+    read(chunk: Buffer) {
+      let at = 0;
+      while (at < chunk.length) {
+        if (skip > 0) {
+          const n = Math.min(skip, chunk.length - at);
+          skip -= n;
+          at += n;
+          continue;
+        }
+        const end = chunk.indexOf("\n", at);
+        const line = chunk.toString("latin1", at, end === -1 ? chunk.length : end + 1);
+        at = end === -1 ? chunk.length : end + 1;
+        head += line;
+        if (!head.endsWith("\r\n\r\n")) continue;
+        const status = Number(head.slice(9, 12));
+        skip = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        head = "";
+        state.answered += 1;
+        onAnswer(status);
+      }
+    },
+  };
+  return state;
+}
+
+export interface Probe {
+  readonly status: number;
+  readonly ms: number;
+  readonly body: { readonly status?: string; readonly event_loop_lag_ms?: number };
+}
+
+/**
+ * `GET /healthz` every `everyMs` on a fresh connection each time (as a kubelet probes), until
+ * `stop()`; a probe that fails to connect or answer counts as status 0.
+ */
+export function probeHealthz(url: string, everyMs = 50): { stop(): Promise<Probe[]> } {
+  const probes: Probe[] = [];
+  let running = true;
+  const once = () =>
+    new Promise<Probe>((resolve) => {
+      const started = performance.now();
+      const settle = (status: number, text: string) => {
+        let body: Probe["body"] = {};
+        try {
+          body = JSON.parse(text) as Probe["body"];
+        } catch {
+          status = 0;
+        }
+        resolve({ status, ms: performance.now() - started, body });
+      };
+      const request = get(`${url}/healthz`, { agent: false, timeout: 10_000 }, (response) => {
+        let text = "";
+        response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => settle(response.statusCode ?? 0, text));
+        response.on("aborted", () => settle(0, ""));
+      });
+      request.on("timeout", () => request.destroy());
+      request.on("error", () => settle(0, ""));
+    });
+  const loop = (async () => {
+    while (running) {
+      probes.push(await once());
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return probes;
+    },
+  };
+}
+
+export interface LoopGap {
+  readonly gapMs: number;
+  readonly cpuMs: number;
+  readonly waitMs: number;
+}
+
+/** What `loopTurnProbe.mjs` saw in the broker since the last call: the gap with most CPU, and the longest. */
+export async function readLoopTurns(child: ChildProcess, file: string, signal: number): Promise<{ cpu: LoopGap; gap: LoopGap }> {
+  child.kill("SIGUSR2");
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (existsSync(file)) {
+      const seen = JSON.parse(readFileSync(file, "utf8")) as { signal: number; cpu: LoopGap; gap: LoopGap };
+      if (seen.signal === signal) return seen;
+    }
+    if (Date.now() > deadline) throw new Error(`the loop-turn probe did not answer signal ${signal}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A spawned `turnstream run` with `[metrics]` on a free port and `loopTurnProbe.mjs` preloaded. */
+export interface ProbedBroker {
+  readonly url: string;
+  readonly logs: Record<string, unknown>[];
+  /** The probe's worst gaps since the previous call (the first call starts the count). */
+  loopTurns(): Promise<{ cpu: LoopGap; gap: LoopGap }>;
+  stop(): Promise<void>;
+}
+
+/** Starts one in `dir` (a scratch directory the caller removes), resolved once it said `broker ready`. */
+export async function startProbedBroker(dir: string): Promise<ProbedBroker> {
+  const config = join(dir, "config.toml");
+  const probeFile = join(dir, "loop-turns.json");
+  writeFileSync(
+    config,
+    stringify({
+      agent: { command: process.execPath, args: [scriptedAgentPath] },
+      pool: { state_dir: join(dir, "state") },
+      metrics: { enabled: true, listen: "127.0.0.1:0" },
+      log: { level: "info" },
+    }),
+  );
+  const env = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${loopTurnProbePath}`.trim(), LOOP_TURN_PROBE_FILE: probeFile };
+  const { child, logs, exited, stderr } = spawnLogged(["run", "--config", config], { env });
+  const ready = await Promise.race([eventually(() => logs.some((line) => line.msg === "broker ready"), 20_000), exited.then(() => false)]);
+  if (!ready) {
+    child.kill("SIGKILL");
+    throw new Error(`turnstream never said it was ready\nstderr:\n${stderr()}\nstdout:\n${logs.map((l) => JSON.stringify(l)).join("\n")}`);
+  }
+  const url = logs.find((line) => line.msg === "metrics endpoint listening")?.url as string;
+  let signals = 0;
+  return {
+    url,
+    logs,
+    loopTurns: () => readLoopTurns(child, probeFile, ++signals),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** What one flood of a probed broker showed. */
+export interface FloodRun {
+  readonly flood: FloodResult;
+  readonly probes: Probe[];
+  readonly turns: { cpu: LoopGap; gap: LoopGap };
+}
+
+/** Floods `broker` with pipelined GET /metrics while probing /healthz every 50 ms; the loop's gaps are the flood's alone. */
+export async function floodWhileProbing(broker: ProbedBroker, shape: { connections: number; requests: number }): Promise<FloodRun> {
+  await broker.loopTurns(); // what came before (start-up) is not the flood's
+  const probe = probeHealthz(broker.url, 50);
+  const flood = await floodPipelined(broker.url, shape);
+  await new Promise((resolve) => setTimeout(resolve, 200)); // a probe or two after the flood
+  const probes = await probe.stop();
+  return { flood, probes, turns: await broker.loopTurns() };
+}
+
+/** What a flood of `requests` scrapes must leave: all answered, every probe 200, no long turn, nobody refused. */
+export function expectLoopHeld(run: FloodRun, requests: number, logs: readonly Record<string, unknown>[]): void {
+  const { flood, probes, turns } = run;
+  expect(flood).toMatchObject({ statuses: { 200: requests }, cutConnections: 0 });
+  expect(probes.length).toBeGreaterThan(0);
+  expect(probes.filter((p) => p.status !== 200 || p.body.status !== "ok")).toEqual([]);
+  expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(2_000);
+  expect(turns.cpu.cpuMs, JSON.stringify(turns)).toBeLessThan(100);
+  expect(turns.gap.gapMs, JSON.stringify(turns)).toBeLessThan(2_000);
+  // The flood is within the listener's limits, only fast: nobody was turned away.
+  expect(logs.filter((line) => line.msg === "metrics client refused")).toEqual([]);
+}
