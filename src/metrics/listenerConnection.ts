@@ -104,7 +104,7 @@ export class ListenerConnection {
     if (head === undefined) {
       const buffered = this.#end - this.#start;
       if (buffered > this.#limits.maxHeadBytes) this.#refuse(431, "bad_request", { bad: "head_too_large" });
-      else if (this.#ended) this.socket.end();
+      else if (this.#ended) this.socket.destroySoon();
       else if (buffered > 0) this.#headTimer ??= setTimeout(() => this.#refuse(408, "headers_timeout"), this.#limits.headersTimeoutMs);
       return;
     }
@@ -143,7 +143,11 @@ export class ListenerConnection {
     const head = live.toString("latin1", 0, at);
     this.#start += at + HEAD_END.length;
     this.#scanned = 0;
-    if (this.#start === this.#end) this.#start = this.#end = 0;
+    if (this.#start === this.#end) {
+      this.#start = this.#end = 0;
+      // A burst of pipelined requests grew the buffer: let it go once it is spent.
+      if (this.#bytes.length > MAX_BUFFERED) this.#bytes = EMPTY;
+    }
     return head;
   }
 
@@ -176,7 +180,10 @@ export class ListenerConnection {
     this.#events.active(this);
     if (!keepAlive) {
       this.#closing = true;
-      socket.end();
+      // Closed once the answer is out, whether or not the client closes its side; a client that
+      // does not read it is cut off as stalled.
+      socket.setTimeout(this.#limits.stalledClientMs);
+      socket.destroySoon();
       return;
     }
     if (socket.writableNeedDrain) {

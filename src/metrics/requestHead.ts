@@ -23,7 +23,10 @@ const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):(.*)$/;
  * Line folding and malformed lines are refused, as RFC 9112 lets a server do.
  */
 export function parseRequestHead(head: string): RequestHead | BadHead {
-  const lines = head.split("\r\n");
+  // Empty lines before a request line are ignored (RFC 9112 §2.2): some clients send one after a body.
+  let from = 0;
+  while (head.startsWith("\r\n", from)) from += 2;
+  const lines = head.slice(from).split("\r\n");
   const request = REQUEST_LINE.exec(lines[0] ?? "");
   if (request === null) return { bad: "request_line" };
   const [, method = "", target = "", minor] = request;

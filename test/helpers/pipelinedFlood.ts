@@ -36,10 +36,10 @@ export async function floodPipelined(url: string, { connections, requests, path 
       () =>
         new Promise<void>((resolve) => {
           const socket = connect(Number(port), hostname, () => socket.write(batch));
-          const reader = answerReader((status) => {
+          const reader = answerReader(({ status }) => {
             statuses[status] = (statuses[status] ?? 0) + 1;
             if (reader.answered === requests) socket.end();
-          });
+          }, false);
           socket.on("data", (chunk: Buffer) => reader.read(chunk));
           socket.on("error", () => undefined);
           socket.on("close", () => {
@@ -52,35 +52,97 @@ export async function floodPipelined(url: string, { connections, requests, path 
   return { statuses, cutConnections, ms: performance.now() - started };
 }
 
+/** One answer read off a raw socket. */
+export interface RawAnswer {
+  readonly status: number;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body, when kept (`rawClient`); empty in a flood, which skips bodies as they stream. */
+  readonly body: string;
+}
+
 /** Reads HTTP/1.1 answers framed by content-length off a stream of chunks; linear in the bytes. */
-function answerReader(onAnswer: (status: number) => void) {
+function answerReader(onAnswer: (answer: RawAnswer) => void, keepBodies: boolean) {
   let head = "";
-  let skip = 0;
+  let pending: { status: number; headers: Record<string, string>; left: number; body: Buffer[] } | undefined;
   const state = {
     answered: 0,
     read(chunk: Buffer) {
       let at = 0;
-      while (at < chunk.length) {
-        if (skip > 0) {
-          const n = Math.min(skip, chunk.length - at);
-          skip -= n;
+      while (at < chunk.length || pending?.left === 0) {
+        if (pending !== undefined) {
+          const n = Math.min(pending.left, chunk.length - at);
+          if (keepBodies) pending.body.push(chunk.subarray(at, at + n));
+          pending.left -= n;
           at += n;
+          if (pending.left > 0) continue;
+          state.answered += 1;
+          const { status, headers, body } = pending;
+          pending = undefined;
+          onAnswer({ status, headers, body: Buffer.concat(body).toString("utf8") });
           continue;
         }
         const end = chunk.indexOf("\n", at);
-        const line = chunk.toString("latin1", at, end === -1 ? chunk.length : end + 1);
+        head += chunk.toString("latin1", at, end === -1 ? chunk.length : end + 1);
         at = end === -1 ? chunk.length : end + 1;
-        head += line;
         if (!head.endsWith("\r\n\r\n")) continue;
-        const status = Number(head.slice(9, 12));
-        skip = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        const [statusLine = "", ...lines] = head.slice(0, -4).split("\r\n");
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+        pending = { status: Number(statusLine.slice(9, 12)), headers, left: Number(headers["content-length"] ?? 0), body: [] };
         head = "";
-        state.answered += 1;
-        onAnswer(status);
       }
     },
   };
   return state;
+}
+
+/** A raw socket to `url` that writes what it is given and keeps every answer, body included. */
+export interface RawClient {
+  readonly answers: RawAnswer[];
+  /** Resolves when the server closed the connection (or it failed). */
+  readonly closed: Promise<void>;
+  write(text: string): void;
+  /** Sends FIN: the client has no more requests. */
+  end(): void;
+  /** Resolves once `n` answers were read; rejects if the connection closes first. */
+  answered(n: number): Promise<RawAnswer[]>;
+  destroy(): void;
+}
+
+export async function rawClient(url: string): Promise<RawClient> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  const answers: RawAnswer[] = [];
+  const waiting: (() => void)[] = [];
+  const reader = answerReader((answer) => {
+    answers.push(answer);
+    for (const wake of waiting.splice(0)) wake();
+  }, true);
+  socket.on("data", (chunk: Buffer) => reader.read(chunk));
+  socket.on("error", () => undefined);
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    socket.once("close", () => {
+      isClosed = true;
+      for (const wake of waiting.splice(0)) wake();
+      resolve();
+    }),
+  );
+  return {
+    answers,
+    closed,
+    write: (text) => void socket.write(text),
+    end: () => void socket.end(),
+    destroy: () => void socket.destroy(),
+    async answered(n) {
+      while (answers.length < n) {
+        if (isClosed) throw new Error(`the connection closed after ${answers.length} of ${n} answers`);
+        await new Promise<void>((wake) => waiting.push(wake));
+      }
+      return answers.slice(0, n);
+    },
+  };
 }
 
 export interface Probe {
