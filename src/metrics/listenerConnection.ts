@@ -119,9 +119,15 @@ export class ListenerConnection {
     this.#answering = true;
     this.socket.setTimeout(0);
     this.#events.active(this);
-    const answer = this.#events.respond(request);
+    let answer: Answer | Promise<Answer>;
+    try {
+      answer = this.#events.respond(request);
+    } catch {
+      // `respond` answers every request; a throw would be a bug, and must end only this connection.
+      this.socket.destroy();
+      return;
+    }
     if (answer instanceof Promise) {
-      // `respond` settles its promise with an answer; a rejection would be a bug, and ends only this connection.
       answer.then(
         (ready) => this.#write(request, ready),
         () => this.socket.destroy(),
