@@ -210,10 +210,22 @@ export class ListenerConnection {
     });
   }
 
+  /** The socket was inactive for its timeout. */
   #timedOut(): void {
-    // Waiting for the client to read its answer: it stalled. Waiting for its next request: a keep-alive ending.
-    if (this.#answering) this.#events.refused("stalled_client");
-    this.socket.destroy();
+    if (this.#answering) {
+      // Its answer is not being read: the client stalled.
+      this.#events.refused("stalled_client");
+      this.socket.destroy();
+    } else if (this.#closing) {
+      // Refused already, and the refusal not read.
+      this.socket.destroy();
+    } else if (this.#end > this.#start) {
+      // Part of a head, then silence.
+      this.#refuse(408, "headers_timeout");
+    } else {
+      // A keep-alive connection between requests: ends quietly.
+      this.socket.destroy();
+    }
   }
 
   /** Answers a request the listener cannot read with `status`, and closes. */

@@ -197,6 +197,15 @@ describe("MetricsServer with hostile clients", () => {
     expect(refused("headers_timeout")).toHaveLength(1);
   });
 
+  it("part of a head and then silence is a 408 too", async () => {
+    const { client, refused } = await start({ limits: { headersTimeoutMs: 10_000 } });
+    const silent = await client();
+    silent.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+    await silent.closed;
+    expect(silent.answers.map((a) => a.status)).toEqual([408]);
+    expect(refused("headers_timeout")).toHaveLength(1);
+  });
+
   it("an idle keep-alive connection is closed after keepAliveTimeoutMs, without a log line", async () => {
     const { client, records } = await start();
     const idle = await client();
