@@ -12,6 +12,11 @@ import { spawnLogged } from "./cli.js";
 /** Preload for a spawned broker: see the file. */
 export const loopTurnProbePath = fileURLToPath(new URL("./loopTurnProbe.mjs", import.meta.url));
 
+/** The probe reads Linux' per-thread schedstat; elsewhere the tests that need it are skipped, visibly. */
+export function loopTurnProbeAvailable(): boolean {
+  return existsSync("/proc/thread-self/schedstat");
+}
+
 export interface FloodResult {
   /** Answers read, by status code. */
   readonly statuses: Readonly<Record<number, number>>;
