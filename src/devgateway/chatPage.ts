@@ -140,7 +140,7 @@ export const chatPageHtml = `<!doctype html>
       if ((message.command === "add_reaction" || message.command === "remove_reaction") && react(message.command, message.replyTo, message.text)) return;
       if ((message.command === "edit_message" || message.command === "delete_message") && change(message.command, message.replyTo, message.text)) return;
       if (message.command !== undefined) { add("note", "command: " + message.command + " " + message.text); return; }
-      const li = add("bubble", message.text, performance.now() - sentAt, message.quote);
+      const li = add("bubble", message.text, message.afterMs ?? performance.now() - sentAt, message.quote);
       if (message.messageId !== undefined) li.dataset.messageId = String(message.messageId);
       if (!typing.hidden) setTyping(true);
     };

@@ -83,6 +83,8 @@ export class DevGateway {
   readonly #received = new Subject<Received>();
   readonly #brokers = new Set<WebSocket>();
   readonly #uis = new Set<WebSocket>();
+  /** When the last page message was broadcast (`performance.now()`): replies are labelled from it. */
+  #lastUiEventAt: number | undefined;
   readonly #connections = new Subject<number>();
   readonly #refused = new Subject<Refusal>();
   readonly #allowedHosts: ReadonlySet<string>;
@@ -230,15 +232,19 @@ export class DevGateway {
       const { text, proactive, eventId, clientId } = message.data;
       const event = devEvent(text, { proactive, ...(eventId === undefined ? {} : { eventId }) });
       this.broadcast(event);
+      this.#lastUiEventAt = performance.now();
       // The page learns its message's id, so reactions on it show on the message itself.
       if (clientId !== undefined) ws.send(JSON.stringify({ kind: "sent", clientId, messageId: event.message_id }));
     });
   }
 
   #toUis(frame: ReplyFrame, messageId: string): void {
+    // Timed here, where a chat platform would stamp the message, not where a busy page reads it.
+    const afterMs = this.#lastUiEventAt === undefined ? undefined : Math.round(performance.now() - this.#lastUiEventAt);
     const message = JSON.stringify({
       kind: "reply",
       text: frame.content.text,
+      ...(afterMs === undefined ? {} : { afterMs }),
       ...(frame.command === undefined ? { messageId } : {}),
       ...(frame.quote_message_id === undefined ? {} : { quote: frame.quote_message_id }),
       ...(frame.command === undefined ? {} : { command: frame.command, replyTo: frame.reply_to }),
