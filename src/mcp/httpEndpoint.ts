@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { Logger } from "../log/logger.js";
 import { ConnectionLimit, MCP_CONNECTION_LIMIT_LOG } from "./connectionLimit.js";
 import { ReplyToolEndpointError } from "./errors.js";
-import { RefusalTally } from "./refusalTally.js";
+import { RefusalTally } from "../log/refusalTally.js";
 import type { ReplyBinding } from "./replyBinding.js";
 import type { ReplyBindings } from "./replyBindings.js";
 import { createReplyServer } from "./replyToolServer.js";

@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { Logger } from "../log/logger.js";
 import { ConnectionLimit, MCP_CONNECTION_LIMIT_LOG } from "./connectionLimit.js";
 import { ReplyToolEndpointError } from "./errors.js";
-import { RefusalTally } from "./refusalTally.js";
+import { RefusalTally } from "../log/refusalTally.js";
 import type { ReplyBindings } from "./replyBindings.js";
 import { createReplyServer } from "./replyToolServer.js";
 import type { ReplyToolSpec } from "./replyToolSpec.js";

@@ -1,7 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConnectionLimit, connectionLimitFor } from "../../src/mcp/connectionLimit.js";
-import { RefusalTally } from "../../src/mcp/refusalTally.js";
-import { captureLogs } from "../helpers/logCapture.js";
 
 class Conn {
   destroyed = false;
@@ -56,34 +54,5 @@ describe("ConnectionLimit", () => {
   it("scales with the pool: twice max_sessions and 32 spare", () => {
     expect(connectionLimitFor(10)).toBe(52);
     expect(connectionLimitFor(1)).toBe(34);
-  });
-});
-
-describe("RefusalTally", () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it("logs the first refusal at once and sums the rest of each window into one line", () => {
-    vi.useFakeTimers();
-    const { logger, records } = captureLogs();
-    const tally = new RefusalTally(logger, { msg: "refused", reason: "mcp_unauthorized", fields: { endpoint: "http" }, windowMs: 1_000 });
-    tally.count();
-    for (let i = 0; i < 999; i++) tally.count();
-    expect(records.map((r) => r.count)).toEqual([1]);
-    vi.advanceTimersByTime(1_000);
-    expect(records.map((r) => r.count)).toEqual([1, 999]);
-    tally.count();
-    tally.count();
-    vi.advanceTimersByTime(1_000);
-    expect(records.map((r) => r.count)).toEqual([1, 999, 2]);
-    // A quiet window closes it: the next refusal is logged at once again.
-    vi.advanceTimersByTime(1_000);
-    tally.count();
-    expect(records.map((r) => r.count)).toEqual([1, 999, 2, 1]);
-    tally.count();
-    tally.flush();
-    expect(records.map((r) => r.count)).toEqual([1, 999, 2, 1, 1]);
-    expect(records.every((r) => r.msg === "refused" && r.reason === "mcp_unauthorized" && r.endpoint === "http" && r.level === 40)).toBe(true);
   });
 });

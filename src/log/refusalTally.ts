@@ -1,4 +1,4 @@
-import type { Logger } from "../log/logger.js";
+import type { Logger } from "./logger.js";
 
 /** How often a refusal that keeps happening is logged again, with how many there were meanwhile. */
 export const REFUSAL_LOG_WINDOW_MS = 5_000;
@@ -13,9 +13,10 @@ export interface RefusalTallyOptions {
 
 /**
  * Logs one kind of refusal without letting a flood of them flood the log: the first is logged at
- * once (`count: 1`), the ones after it within the window are summed into one line at the window's
- * end (`count: n`), so every refusal is counted and a client that is refused a thousand times a
- * second costs a line every few seconds.
+ * once (`count: 1`, with the fields of that refusal), the ones after it within the window are
+ * summed into one line at the window's end (`count: n`), so every refusal is counted and a client
+ * that is refused a thousand times a second costs a line every few seconds. A window without a
+ * refusal ends the episode: the next one is logged at once again.
  */
 export class RefusalTally {
   readonly #logger: Logger;
@@ -28,12 +29,13 @@ export class RefusalTally {
     this.#options = options;
   }
 
-  count(): void {
+  /** One refusal; `fields` (what was wrong with this one) are logged only when it is the episode's first. */
+  count(fields?: Readonly<Record<string, unknown>>): void {
     if (this.#window !== undefined) {
       this.#unlogged++;
       return;
     }
-    this.#log(1);
+    this.#log(1, fields);
     this.#open();
   }
 
@@ -56,8 +58,8 @@ export class RefusalTally {
     this.#window.unref();
   }
 
-  #log(count: number): void {
-    const { msg, reason, fields } = this.#options;
-    this.#logger.warn({ reason, ...fields, count }, msg);
+  #log(count: number, fields?: Readonly<Record<string, unknown>>): void {
+    const { msg, reason, fields: stable } = this.#options;
+    this.#logger.warn({ reason, ...stable, ...fields, count }, msg);
   }
 }
