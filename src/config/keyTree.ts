@@ -36,27 +36,28 @@ export class KeyTree {
 
   /** Whether `path` is a member or lies under one. */
   covers(path: KeyPath): boolean {
-    let node = this.#root;
-    if (node.member) return true;
-    for (const step of path) {
-      const child = node.children.get(step);
-      if (child === undefined) return false;
-      if (child.member) return true;
-      node = child;
-    }
-    return false;
+    return this.#walk(path) === "member";
   }
 
   /** Whether `path` is a member, lies under one, or has one under it. */
   touches(path: KeyPath): boolean {
+    return this.#walk(path) !== "absent";
+  }
+
+  /**
+   * Follows `path` from the root: `member` at the first member on the way (the root included),
+   * `absent` where the path leaves the tree, `inner` when all of it is in the tree with no member
+   * on it — a node exists only on the way to a member, so one lies under it.
+   */
+  #walk(path: KeyPath): "member" | "absent" | "inner" {
     let node = this.#root;
-    if (node.member) return true;
+    if (node.member) return "member";
     for (const step of path) {
       const child = node.children.get(step);
-      if (child === undefined) return false;
-      if (child.member) return true;
+      if (child === undefined) return "absent";
+      if (child.member) return "member";
       node = child;
     }
-    return true;
+    return "inner";
   }
 }

@@ -1,68 +1,28 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Subscription } from "rxjs";
-import { afterEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { AgentEvent, ReplyBubblesEvent } from "../../operators/delivery/agentEvent.js";
 import { parseEnvelope } from "../../operators/delivery/envelope.js";
-import type { McpHttpServer, McpOffer, McpStdioServer } from "../../src/acp/mcpServers.js";
-import { ReplyToolHost } from "../../src/mcp/replyToolHost.js";
+import type { McpOffer } from "../../src/acp/mcpServers.js";
+import type { ReplyToolHost } from "../../src/mcp/replyToolHost.js";
 import type { ReplyToolSpec } from "../../src/mcp/replyToolSpec.js";
-import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
-
-type Via = "stdio" | "http";
+import { callReply as call, textOf, useReplyToolHost, type Via } from "../helpers/replyToolHost.js";
 
 const structured: ReplyToolSpec = { mode: "envelope", maxBubbles: 3, maxBubbleChars: 40, schema: "openab.turn.v1" };
 const sequential: ReplyToolSpec = { mode: "sequential", maxBubbles: 3, schema: "openab.turn.v1" };
 const KEY = "discord:chan-1";
 
-let host: ReplyToolHost | undefined;
-const clients: Client[] = [];
-const turns: Subscription[] = [];
-
-afterEach(async () => {
-  for (const turn of turns.splice(0)) turn.unsubscribe();
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  await host?.close();
-  host = undefined;
-});
-
-async function startHost(spec: ReplyToolSpec): Promise<{ host: ReplyToolHost; records: LogRecord[] }> {
-  const { logger, records } = captureLogs();
-  host = new ReplyToolHost({ spec, logger });
-  await host.start();
-  return { host, records };
-}
-
+const replyTool = useReplyToolHost();
+const startHost = (spec: ReplyToolSpec) => replyTool.start(spec);
 /** A real MCP SDK client on the offer's stdio entry (the `turnstream mcp` relay) or its HTTP entry. */
-async function connect(offer: McpOffer, via: Via): Promise<Client> {
-  const client = new Client({ name: "replyBinding.test", version: "1" });
-  if (via === "stdio") {
-    const entry = offer.servers.find((server): server is McpStdioServer => !("type" in server));
-    if (entry === undefined) throw new Error("no stdio entry offered");
-    const env = Object.fromEntries(entry.env.map(({ name, value }) => [name, value]));
-    await client.connect(new StdioClientTransport({ command: entry.command, args: [...entry.args], env, stderr: "pipe" }));
-  } else {
-    const entry = offer.servers.find((server): server is McpHttpServer => "type" in server && server.type === "http");
-    if (entry === undefined) throw new Error("no http entry offered");
-    const headers = Object.fromEntries(entry.headers.map(({ name, value }) => [name, value]));
-    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
-  }
-  clients.push(client);
-  return client;
-}
+const connect = (offer: McpOffer, via: Via): Promise<Client> => replyTool.connectVia(offer, via);
 
-/** Opens a turn of `key`: the calls it accepts, as its events. */
+/** Opens a turn of `key`: the calls it accepts, as its events, and its close (a turn still open closes after the test). */
 function openTurn(reply: ReplyToolHost, key = KEY): { events: AgentEvent[]; close: () => void } {
   const events: AgentEvent[] = [];
   const subscription = reply.turnCalls(key).subscribe((event) => events.push(event));
-  turns.push(subscription);
+  onTestFinished(() => subscription.unsubscribe());
   return { events, close: () => subscription.unsubscribe() };
 }
-
-const call = (client: Client, args: Record<string, unknown>) => client.callTool({ name: "reply", arguments: args }) as Promise<CallToolResult>;
-const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 
 async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

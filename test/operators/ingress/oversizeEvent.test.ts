@@ -2,17 +2,9 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { parseGatewayFrame } from "../../../operators/ingress/gatewayFrames.js";
 import { FRAME_TOO_LARGE_STATUS, oversizeEvent } from "../../../operators/ingress/oversizeEvent.js";
+import { gatewayEvent } from "../../helpers/events.js";
 
-const event = (content: Record<string, unknown>) => ({
-  schema: "openab.gateway.event.v1",
-  event_id: "e1",
-  timestamp: "t",
-  platform: "telegram",
-  channel: { id: "c1", type: "dm" },
-  sender: { id: "u1", name: "ann", display_name: "Ann", is_bot: false },
-  content: { type: "text", text: "hello", ...content },
-  message_id: "m1",
-});
+const event = (content: Record<string, unknown>) => gatewayEvent({ event_id: "e1", content: { type: "text", text: "hello", ...content } });
 
 const attachment = (type: string, data: string) => ({ type, filename: `${type}.bin`, mime_type: "application/octet-stream", data, size: data.length });
 const frame = (value: unknown) => Buffer.from(JSON.stringify(value));
