@@ -171,8 +171,15 @@ export class DevGateway {
     return this.#brokers.size;
   }
 
-  /** Sends an event frame (object or raw text) to every connected broker, as the real gateway's broadcast does. */
-  broadcast(frame: object | string): void {
+  /**
+   * Sends an event frame (object or raw text) to every connected broker, as the real gateway's
+   * broadcast does. Bytes go out as a text frame as they are, valid UTF-8 or not (a test's malformed frame).
+   */
+  broadcast(frame: object | string | Uint8Array): void {
+    if (frame instanceof Uint8Array) {
+      for (const ws of this.#brokers) ws.send(frame, { binary: false });
+      return;
+    }
     const text = typeof frame === "string" ? frame : JSON.stringify(frame);
     for (const ws of this.#brokers) ws.send(text);
   }

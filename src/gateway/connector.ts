@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { BehaviorSubject, filter, firstValueFrom, map, Subject, takeUntil, timeout, type Observable, type Subscription } from "rxjs";
@@ -213,7 +214,8 @@ export class GatewayConnector {
     const { logger } = this.#options;
     // Every frame up to the ceiling is read whole, so one over `maxFrameBytes` costs its own event at most.
     const ceilingBytes = this.#options.frameCeilingBytes ?? FRAME_CEILING_BYTES;
-    const socket = new WebSocket(gatewayUrl(this.#options.url, this.#options.token), { maxPayload: ceilingBytes });
+    // ws closes the whole connection (1007) on a text frame that is not UTF-8: `#receive` drops that frame alone.
+    const socket = new WebSocket(gatewayUrl(this.#options.url, this.#options.token), { maxPayload: ceilingBytes, skipUTF8Validation: true });
     this.#socket = socket;
     let openedAt: number | undefined;
     let abandoned = false;
@@ -274,6 +276,11 @@ export class GatewayConnector {
     const { logger } = this.#options;
     // A text frame comes as one Buffer (ws's default binaryType): read in place, not copied.
     const raw = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (!isUtf8(raw)) {
+      logger.warn({ reason: "not_utf8", detail: "a text frame that is not valid UTF-8", bytes: raw.length }, "gateway frame dropped");
+      this.#options.instruments?.events("invalid");
+      return;
+    }
     const frame = parseGatewayFrame(raw, this.#options.maxFrameBytes);
     if (frame.kind === "rejected" && frame.reason === "too_large") {
       this.#receiveOversize(raw);

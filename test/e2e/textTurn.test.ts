@@ -124,10 +124,12 @@ describe.each(stackBuses())("a text turn end to end: real gateway socket, real a
     stack.gateway.broadcast("[1,2,3]");
     stack.gateway.broadcast({ ...userEvent("prose"), sender: { id: 42 } });
     stack.gateway.broadcast(userEvent("x".repeat(4096)));
+    // A text frame that is not UTF-8: ws would close the connection (1007) for every chat.
+    stack.gateway.broadcast(Buffer.concat([Buffer.from(JSON.stringify(userEvent("prose")).slice(0, -1)), Buffer.from([0xff, 0x7d])]));
     stack.gateway.broadcast(userEvent("prose"));
     await stack.replyCount(1);
     const dropped = stack.records.filter((r) => r.msg === "gateway frame dropped").map((r) => r.reason);
-    expect(dropped).toEqual(["not_json", "not_object", "invalid_event", "too_large"]);
+    expect(dropped).toEqual(["not_json", "not_object", "invalid_event", "too_large", "not_utf8"]);
     expect(stack.records.filter((r) => r.msg === "connected to gateway")).toHaveLength(1);
     expect(JSON.stringify(stack.records.filter((r) => r.msg === "gateway frame dropped"))).not.toContain("xxxx");
   });

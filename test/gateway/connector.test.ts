@@ -5,6 +5,7 @@ import { GatewayConnector, type GatewayConnectorOptions } from "../../src/gatewa
 import { gatewayUrl, replyFrame } from "../../src/gateway/replyFrame.js";
 import { SendError } from "../../src/wire/index.js";
 import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
+import { recordingInstruments } from "../helpers/recordingInstruments.js";
 import { until, userEvent } from "../helpers/stack.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { FRAME_TOO_LARGE_STATUS } from "../../operators/ingress/oversizeEvent.js";
@@ -239,6 +240,32 @@ describe("frames over max_frame_bytes", () => {
     gateway.broadcast(userEvent("after"));
     expect(await until(() => events.length === 1, 10_000)).toBe(true);
     expect(events[0]?.content.text).toBe("after");
+  });
+});
+
+describe("text frames that are not UTF-8", () => {
+  it("are dropped one by one as not_utf8 and counted invalid: the connection stays, the next event comes through", async () => {
+    const { instruments, calls } = recordingInstruments();
+    const { connector, gateway, records } = await connect({}, undefined, undefined, { instruments });
+    const events: GatewayEvent[] = [];
+    connector.events.subscribe((event) => events.push(event));
+    await connected(connector);
+    // A valid event with one byte of its text made a lone continuation byte, and bytes no UTF-8 holds at all.
+    const valid = Buffer.from(JSON.stringify(userEvent("caf\u00e9")));
+    const broken = Buffer.from(valid);
+    broken[broken.indexOf(0xa9)] = 0xff;
+    gateway.broadcast(broken);
+    gateway.broadcast(Buffer.from([0xc0, 0xaf, 0xed, 0xa0, 0x80]));
+    gateway.broadcast(userEvent("after"));
+    expect(await until(() => events.length === 1, 10_000)).toBe(true);
+    expect(events[0]?.content.text).toBe("after");
+    const dropped = records.filter((r) => r.msg === "gateway frame dropped");
+    expect(dropped.map((r) => [r.reason, r.bytes])).toEqual([["not_utf8", broken.length], ["not_utf8", 5]]);
+    expect(JSON.stringify(dropped)).not.toContain("caf");
+    expect(calls.filter(([method]) => method === "events")).toEqual([["events", "invalid"], ["events", "invalid"]]);
+    expect(records.filter((r) => r.msg === "connected to gateway")).toHaveLength(1);
+    expect(records.filter((r) => r.msg === "gateway disconnected")).toEqual([]);
+    expect(gateway.brokerCount).toBe(1);
   });
 });
 
