@@ -38,6 +38,7 @@ export {
   ConsumerConflictError,
   InvalidSubjectError,
   NoRespondersError,
+  PayloadTooLargeError,
   type Bus,
   type BusMessage,
   type DurableMessage,

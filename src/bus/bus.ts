@@ -32,6 +32,13 @@ export interface Bus {
   connected?(): boolean;
 
   /**
+   * The largest message the bus carries, payload and headers, in bytes: the NATS server's
+   * `max_payload`. Absent (or undefined) where there is no such limit (the embedded bus). A bigger
+   * message fails with `PayloadTooLargeError`, at once.
+   */
+  maxMessageBytes?(): number | undefined;
+
+  /**
    * How long after a `consume()` subscription ends the messages it held become deliverable again
    * (0: at once). A worker taking over a partition waits this long before consuming it, so what the
    * previous owner handed back runs first, in order.

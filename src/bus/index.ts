@@ -17,6 +17,7 @@ export {
   ConsumerConflictError,
   InvalidSubjectError,
   NoRespondersError,
+  PayloadTooLargeError,
 } from "./errors.js";
 export { MemoryBus, type MemoryBusOptions } from "./memoryBus.js";
 export { subjectMatches, validateSubject, type SubjectRules } from "./subjectMatch.js";

@@ -15,6 +15,7 @@ export const LOCAL_SEND_FAILURES = [
   "bad_reply",
   "no_message_id",
   "unsupported",
+  "too_large",
   "send_failed",
 ] as const;
 

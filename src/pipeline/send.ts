@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { concatMap, Observable, retry, Subscription, throwError, timer, type MonoTypeOperatorFunction, type Subscriber } from "rxjs";
 import type { Bus } from "../bus/bus.js";
-import { BusTimeoutError, NoRespondersError } from "../bus/errors.js";
+import { BusTimeoutError, NoRespondersError, PayloadTooLargeError } from "../bus/errors.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { SEND_ID_HEADER, SendError, SKIPPED_MESSAGE_ID, sendReplySchema, type Subjects } from "../wire/index.js";
@@ -214,6 +214,10 @@ function asSendError(err: unknown, platform: string): unknown {
   }
   if (err instanceof BusTimeoutError) {
     return new SendError("timeout", `no answer from the edge for platform ${platform}`, { cause: err });
+  }
+  // Never asked again: the same message cannot fit.
+  if (err instanceof PayloadTooLargeError) {
+    return new SendError("too_large", `the message is too large to reach an edge (${err.bytes} bytes, the NATS server's max_payload is ${err.maxPayloadBytes})`, { cause: err });
   }
   return err;
 }

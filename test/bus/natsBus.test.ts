@@ -4,11 +4,16 @@ import { connect } from "@nats-io/transport-node";
 import { firstValueFrom } from "rxjs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Bus } from "../../src/bus/bus.js";
-import { BusSetupError, InvalidSubjectError } from "../../src/bus/errors.js";
+import { BusSetupError, InvalidSubjectError, PayloadTooLargeError } from "../../src/bus/errors.js";
 import { NatsBus } from "../../src/bus/nats/natsBus.js";
 import { busSection } from "../../src/config/sections/bus.js";
 import { subjects } from "../../src/wire/index.js";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
+import { Pipeline } from "../../src/pipeline/pipeline.js";
+import { createSender } from "../../src/pipeline/send.js";
+import { SendError } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
+import { recordingInstruments } from "../helpers/recordingInstruments.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 import { persist, record, waitFor } from "./busContract.js";
 
@@ -207,6 +212,53 @@ describe.skipIf(!available)("NatsBus payloads", () => {
     await waitFor(() => w.values.length === 1, "the valid message");
     expect(w.values.map((m) => m.data)).toEqual(["fine"]);
     expect(logs.records).toContainEqual(expect.objectContaining({ msg: "bus message dropped", reason: "invalid_json", subject: s.turn(3) }));
+  });
+
+  it("refuses a message over the server's max_payload at once, typed, on every path; the request lets go of its reply inbox", async () => {
+    const s = subjects("payloads");
+    const maxPayloadBytes = bus.maxMessageBytes();
+    expect(maxPayloadBytes).toBe(1024 * 1024); // nats-server's default
+    const big = "x".repeat(1024 * 1024);
+    const tooLarge = { name: "PayloadTooLargeError", maxPayloadBytes, bytes: expect.any(Number) as unknown };
+    const subscriptions = () => (bus.connection as unknown as { protocol: { subscriptions: { size(): number } } }).protocol.subscriptions.size();
+    const before = subscriptions();
+    const started = performance.now();
+    await expect(persist(bus, s.turn(5), big, { msgId: "big-1" })).rejects.toMatchObject(tooLarge);
+    for (let i = 0; i < 20; i++) await expect(firstValueFrom(bus.request(s.send("telegram"), big, { timeoutMs: 60_000 }))).rejects.toMatchObject(tooLarge);
+    expect(() => bus.publish("payloads.big", big)).toThrow(PayloadTooLargeError);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(subscriptions()).toBe(before);
+    // The message's own size: the JSON payload and the append's headers (its Nats-Msg-Id).
+    const refused = await persist(bus, s.turn(5), big, { msgId: "big-2" }).catch((err: unknown) => err as PayloadTooLargeError);
+    expect(refused).toBeInstanceOf(PayloadTooLargeError);
+    expect((refused as PayloadTooLargeError).bytes).toBeGreaterThan(big.length + 2);
+    // The connection is as good as before.
+    expect(await persist(bus, s.turn(5), "small", { msgId: "small-1" })).toMatchObject({ duplicate: false });
+  });
+
+  it("a worker's send over max_payload fails at once as SendError too_large, counted, never asked again; the next send goes", async () => {
+    const names = subjects("payloads");
+    const requests: number[] = [];
+    const edge = bus.subscribe<OutboundMessage>(names.send("telegram"), { queue: names.sendQueue }).subscribe((request) => {
+      requests.push(JSON.stringify(request.data).length);
+      request.respond({ ok: true, messageId: "m1" });
+    });
+    try {
+      const { instruments, calls } = recordingInstruments();
+      const send = createSender({ bus, subjects: names, pipeline: new Pipeline(), timeoutMs: 60_000, retries: 3, instruments });
+      const message = (text: string): OutboundMessage => ({ reply_to: "evt-1", platform: "telegram", channel: { id: "chat-1" }, content: { type: "text", text } });
+      const started = performance.now();
+      const failure = await firstValueFrom(send(message("z".repeat(1024 * 1024)))).catch((err: unknown) => err);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(failure).toBeInstanceOf(SendError);
+      expect(failure).toMatchObject({ code: "too_large", cause: { name: "PayloadTooLargeError", maxPayloadBytes: 1024 * 1024 } });
+      expect((failure as SendError).message).toMatch(/^the message is too large to reach an edge \(\d+ bytes, the NATS server's max_payload is 1048576\)$/);
+      expect(calls.filter(([method]) => method === "sendFailed")).toEqual([["sendFailed", "too_large"]]);
+      expect(await firstValueFrom(send(message("fits")))).toEqual({ messageId: "m1" });
+      expect(requests).toHaveLength(1);
+    } finally {
+      edge.unsubscribe();
+    }
   });
 
   it("carries undefined as an empty payload and null as null", async () => {

@@ -13,6 +13,7 @@ import {
 import type { Subscription as RxSubscription } from "rxjs";
 import { statusChanges } from "./connectionStatus.js";
 import { isNoRespondersStatus } from "./noRespondersStatus.js";
+import { publishWithin } from "./publishWithin.js";
 
 /** One publish waiting for the stream's ack. */
 interface PendingAck {
@@ -33,7 +34,8 @@ interface PendingAck {
  * Errors are the client's own: the stream's refusal is `JetStreamApiError` (a lost
  * compare-and-set has its `code`), no stream listening `NoRespondersError`, no ack within
  * `timeoutMs` `TimeoutError`, a publish the server refused by permission `PermissionViolationError`,
- * and a connection that closed with appends unanswered `ClosedConnectionError`. A reply
+ * a connection that closed with appends unanswered `ClosedConnectionError`, and a message over
+ * the server's `max_payload` the bus's `PayloadTooLargeError`, at once. A reply
  * subscription the server refused (no subscribe permission on `_INBOX.>`) fails every append with
  * that `PermissionViolationError`, at once, rather than each after `timeoutMs`.
  */
@@ -82,9 +84,9 @@ export class JetStreamPublisher {
       this.#pending.set(token, { subject, deadline: performance.now() + this.#timeoutMs, resolve, reject });
       this.#timer ??= setTimeout(() => this.#expire(), this.#timeoutMs);
       try {
-        this.#nc.publish(subject, payload, { reply: this.#inbox + token, headers });
+        publishWithin(this.#nc, subject, payload, { reply: this.#inbox + token, headers });
       } catch (err) {
-        // A closed connection or an invalid subject: nothing was sent.
+        // A closed connection, an invalid subject, a message over max_payload: nothing was sent.
         this.#pending.delete(token);
         reject(err);
       }

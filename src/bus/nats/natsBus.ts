@@ -30,6 +30,7 @@ import { statusChanges, type BusConnectionStatus } from "./connectionStatus.js";
 import { isNoRespondersStatus } from "./noRespondersStatus.js";
 import { consumeDurable, HAND_BACK_DELAY_MS } from "./consumeDurable.js";
 import { JetStreamPublisher } from "./jetStreamPublisher.js";
+import { publishWithin } from "./publishWithin.js";
 import { decodePayload, encodePayload, persistHeaders, toMsgHdrs } from "./natsCodec.js";
 import { NatsBusMessage } from "./natsBusMessage.js";
 import { JETSTREAM_TIMEOUT_MS, openJetStream } from "./openJetStream.js";
@@ -136,6 +137,11 @@ export class NatsBus implements Bus {
     }
   }
 
+  /** The server's `max_payload`, as the server it is connected to (or was last) announced it. */
+  maxMessageBytes(): number | undefined {
+    return this.connection.info?.max_payload;
+  }
+
   /** False from a disconnect (or a stale connection) until the client has reconnected, and once closed. */
   connected(): boolean {
     return this.#connected && this.#closing === undefined;
@@ -154,7 +160,7 @@ export class NatsBus implements Bus {
   publish<T>(subject: string, data: T, options?: PublishOptions): void {
     this.#assertOpen();
     validateSubject(subject, { wildcards: false });
-    this.connection.publish(subject, encodePayload(data), { headers: toMsgHdrs(options?.headers) });
+    publishWithin(this.connection, subject, encodePayload(data), { headers: toMsgHdrs(options?.headers) });
   }
 
   subscribe<T>(subject: string, options?: SubscribeOptions): Observable<BusMessage<T>> {
@@ -198,12 +204,20 @@ export class NatsBus implements Bus {
           subscriber.complete();
         },
       });
-      this.#pendingRequests.add(subscriber);
-      this.connection.publish(subject, encodePayload(data), { reply: inbox, headers: toMsgHdrs(options.headers) });
-      return () => {
+      const teardown = () => {
         this.#pendingRequests.delete(subscriber);
         if (!sub.isClosed()) sub.unsubscribe();
       };
+      this.#pendingRequests.add(subscriber);
+      try {
+        publishWithin(this.connection, subject, encodePayload(data), { reply: inbox, headers: toMsgHdrs(options.headers) });
+      } catch (err) {
+        // Nothing went out (a message over max_payload, say): fail now, and let go of the reply inbox.
+        teardown();
+        subscriber.error(err);
+        return undefined;
+      }
+      return teardown;
     });
     return reply.pipe(requestTimeout(subject, timeoutMs, this.scheduler));
   }
@@ -296,7 +310,10 @@ export class NatsBus implements Bus {
   }
 }
 
-/** An append that failed, in the bus's terms: no ack in time, or no stream listening (`JetStreamPublisher`'s errors). */
+/**
+ * An append that failed, in the bus's terms: no ack in time, or no stream listening
+ * (`JetStreamPublisher`'s errors); a `PayloadTooLargeError` is already the bus's.
+ */
 function persistError(subject: string, err: unknown): unknown {
   if (err instanceof TimeoutError) return new BusTimeoutError(subject, JETSTREAM_TIMEOUT_MS, { cause: err });
   if (err instanceof NatsNoRespondersError) return new NoRespondersError(subject, { cause: err });
