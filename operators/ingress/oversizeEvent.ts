@@ -3,6 +3,14 @@ import { parseGatewayFrame } from "./gatewayFrames.js";
 
 /** The "not delivered" note's reason for inline bytes set aside because their frame was too big. */
 export const FRAME_TOO_LARGE_STATUS = "too_large: the message was over the broker's max_frame_bytes";
+/** The same note's reason for inline bytes set aside because the event was too big for the bus (NATS's `max_payload`). */
+export const PAYLOAD_TOO_LARGE_STATUS = "too_large: the message was over the NATS server's max_payload";
+
+/** An event with some attachments' inline bytes set aside, and how many. */
+export interface InlineDataSetAside {
+  readonly event: GatewayEvent;
+  readonly attachments: number;
+}
 
 /** What became of a frame over the limit: its event without its inline attachments, or nothing. */
 export type OversizeEvent =
@@ -35,14 +43,29 @@ export function oversizeEvent(raw: Buffer, maxFrameBytes: number): OversizeEvent
   if (kept === undefined) return tooLarge;
   const frame = parseGatewayFrame(kept, maxFrameBytes);
   if (frame.kind !== "event") return tooLarge;
+  const setAside = setAsideInlineData(frame.event, FRAME_TOO_LARGE_STATUS, (attachment) => attachment.data === SET_ASIDE);
+  if (setAside.attachments === 0) return tooLarge;
+  return { kind: "event", ...setAside };
+}
+
+/**
+ * `event` without the inline bytes of the attachments `setAside` picks (by default every one that
+ * has some): each keeps its name, type and size and gets `status`, so the agent is told it was not
+ * delivered and why. The one form of that note, for a frame too big and an event too big for the bus.
+ */
+export function setAsideInlineData(
+  event: GatewayEvent,
+  status: string,
+  setAside: (attachment: GatewayAttachment) => boolean = (attachment) => attachment.data !== "",
+): InlineDataSetAside {
   let attachments = 0;
-  const marked = (frame.event.content.attachments ?? []).map((attachment): GatewayAttachment => {
-    if (attachment.data !== SET_ASIDE) return attachment;
+  const marked = (event.content.attachments ?? []).map((attachment): GatewayAttachment => {
+    if (!setAside(attachment)) return attachment;
     attachments += 1;
-    return { ...attachment, data: "", status: FRAME_TOO_LARGE_STATUS };
+    return { ...attachment, data: "", status };
   });
-  if (attachments === 0) return tooLarge;
-  return { kind: "event", event: { ...frame.event, content: { ...frame.event.content, attachments: marked } }, attachments };
+  if (attachments === 0) return { event, attachments };
+  return { event: { ...event, content: { ...event.content, attachments: marked } }, attachments };
 }
 
 /**

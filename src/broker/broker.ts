@@ -3,6 +3,8 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { partitionOf } from "../../operators/dispatch/partitionOf.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { Bus } from "../bus/bus.js";
+import { busMessageChars } from "../bus/busMessageChars.js";
+import { PayloadTooLargeError } from "../bus/errors.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
 import { StageError } from "../pipeline/errors.js";
@@ -40,7 +42,7 @@ type Queued = { readonly ok: true; readonly queued: readonly QueuedEvent[] } | {
 
 /** The stable `event rejected` line for an event `afterIngress` or the bus refused; it counts as dropped. */
 function logRejected(logger: Logger, instruments: Instruments, event: GatewayEvent, err: unknown): void {
-  const reason = err instanceof StageError ? "stage_failed" : "queue_failed";
+  const reason = err instanceof StageError ? "stage_failed" : err instanceof PayloadTooLargeError ? "payload_too_large" : "queue_failed";
   logger.warn({ reason, event_id: event.event_id, err }, "event rejected");
   instruments.events("dropped");
 }
@@ -117,7 +119,8 @@ export class Broker {
             pipeline: parts.pipeline,
             handler: parts.turnHandler,
             send: this.#send,
-            messageLimit: (platform) => parts.connector?.messageLimit(platform) ?? 4096,
+            // On NATS a message's send request must also fit the server's max_payload (a gateway may allow more, or no limit).
+            messageLimit: (platform) => Math.min(parts.connector?.messageLimit(platform) ?? 4096, busMessageChars(parts.bus.maxMessageBytes?.())),
             capabilities: (platform) => parts.connector?.capabilities(platform),
             ownership: parts.ownership ?? allPartitions(parts.config.bus.partitions),
             ...(parts.ledger === undefined ? {} : { ledger: parts.ledger }),

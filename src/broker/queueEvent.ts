@@ -1,6 +1,8 @@
 import type { Observer, Subscription, Unsubscribable } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import { PAYLOAD_TOO_LARGE_STATUS, setAsideInlineData } from "../../operators/ingress/oversizeEvent.js";
 import type { Bus, PersistAck } from "../bus/bus.js";
+import { PayloadTooLargeError } from "../bus/errors.js";
 import type { Logger } from "../log/logger.js";
 import { subjectToken } from "../wire/index.js";
 
@@ -29,10 +31,16 @@ export function turnMsgId(event: Pick<GatewayEvent, "platform" | "event_id">): s
 /** How an append ended: acked (perhaps as a duplicate), or given up after retrying for `retryForMs`. */
 export type QueueOutcome = { readonly ok: true; readonly ack: PersistAck } | { readonly ok: false; readonly err: unknown };
 
+/** Logged when an event goes on without its attachments' inline bytes, too big for the bus with them. */
+export const EVENT_OVER_MAX_PAYLOAD_LOG = "event over the NATS server's max_payload; its inline attachments not delivered";
+
 /**
  * Appends an event to the turn stream with message id `turnMsgId(event)`, retrying for a while
  * when the bus is unreachable — a retry of an append that did land is a duplicate, so an event is
- * never queued twice — and logs a collapsed duplicate (several edges, or a gateway's retry).
+ * never queued twice — and logs a collapsed duplicate (several edges, or a gateway's retry). An
+ * event too big for the bus (`PayloadTooLargeError`: NATS's `max_payload`) is never retried as it
+ * is: it goes at once without its attachments' inline bytes (each the agent's "not delivered"
+ * note), or, with none to set aside or still too big, is refused at once.
  * Reports to `done` exactly once, synchronously when the bus answers at once (the embedded bus),
  * unless the returned handle is unsubscribed first. Callbacks rather than a stream: this runs for
  * every event the edge queues.
@@ -48,7 +56,9 @@ export function queueEvent(event: GatewayEvent, options: QueueEventOptions, done
  * closure per callback and a subscription to hold them.
  */
 class EventAppend implements Observer<PersistAck>, Unsubscribable {
-  readonly #event: GatewayEvent;
+  /** The event as it is appended: once too big for the bus, without its attachments' inline bytes. */
+  #event: GatewayEvent;
+  #setAside = false;
   readonly #options: QueueEventOptions;
   readonly #done: (outcome: QueueOutcome) => void;
   /**
@@ -104,6 +114,10 @@ class EventAppend implements Observer<PersistAck>, Unsubscribable {
   error(err: unknown): void {
     const { bus, logger, retryForMs, stillRunning } = this.#options;
     if (this.#over) return;
+    if (err instanceof PayloadTooLargeError) {
+      this.#tooLarge(err);
+      return;
+    }
     const now = bus.scheduler.now();
     this.#firstTry ??= now;
     if (now - this.#firstTry > retryForMs || !stillRunning()) {
@@ -119,6 +133,25 @@ class EventAppend implements Observer<PersistAck>, Unsubscribable {
   // A bus must ack or fail an append; one that did neither must not hold the conversation's appends forever.
   complete(): void {
     if (!this.#acked) this.#end({ ok: false, err: new Error(`the bus completed an append to ${this.#options.subject} without an ack`) });
+  }
+
+  /**
+   * Asking again cannot make the event fit: it goes once more without its attachments' inline
+   * bytes (the same message id, so every edge's copy still collapses into one), or is refused now.
+   */
+  #tooLarge(err: PayloadTooLargeError): void {
+    const kept = this.#setAside ? undefined : setAsideInlineData(this.#event, PAYLOAD_TOO_LARGE_STATUS);
+    if (kept === undefined || kept.attachments === 0) {
+      this.#end({ ok: false, err });
+      return;
+    }
+    this.#event = kept.event;
+    this.#setAside = true;
+    this.#options.logger.warn(
+      { reason: "payload_too_large", event_id: kept.event.event_id, bytes: err.bytes, maxPayloadBytes: err.maxPayloadBytes, attachments: kept.attachments },
+      EVENT_OVER_MAX_PAYLOAD_LOG,
+    );
+    this.attempt();
   }
 
   /** Cancels the append: no retry, and no outcome reported after this. */

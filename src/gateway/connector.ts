@@ -109,11 +109,13 @@ export class GatewayConnector {
   /**
    * Characters per message on `platform`: OpenAB's legacy 4096 without a handshake, else the hello's
    * `message_limit`. A limit in bytes becomes max / 4 characters (a code point is at most 4 bytes in
-   * UTF-8 and in UTF-16), so a split never exceeds it.
+   * UTF-8 and in UTF-16), so a split never exceeds it. `unlimited` is a count no text reaches (a
+   * split needs an integer): never split.
    */
   messageLimit(platform: string): number {
     const caps = this.capabilities(platform);
     if (caps === undefined) return 4096;
+    if (caps.messageLimitUnit === "unlimited") return Number.MAX_SAFE_INTEGER;
     if (caps.messageLimitUnit === "bytes" || caps.messageLimitUnit === "utf16_bytes") return Math.max(1, Math.floor(caps.messageLimit / 4));
     return caps.messageLimit;
   }
