@@ -21,6 +21,23 @@ export class NoRespondersError extends Error {
   }
 }
 
+/**
+ * A message over the largest the bus carries (NATS: the server's `max_payload`, payload and
+ * headers together). Asking again cannot help: only a smaller message can go.
+ */
+export class PayloadTooLargeError extends Error {
+  override readonly name = "PayloadTooLargeError";
+  constructor(
+    readonly subject: string,
+    /** The message's size, payload and headers, in bytes. */
+    readonly bytes: number,
+    readonly maxPayloadBytes: number,
+    options?: ErrorOptions,
+  ) {
+    super(`a message of ${bytes} bytes on ${subject} is over the server's max_payload of ${maxPayloadBytes} bytes`, options);
+  }
+}
+
 /** The bus was closed; nothing more can be published or subscribed. */
 export class BusClosedError extends Error {
   override readonly name = "BusClosedError";
@@ -62,22 +79,5 @@ export class BusSetupError extends Error {
   override readonly name = "BusSetupError";
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
-  }
-}
-
-/**
- * A message over the largest the bus carries (NATS: the server's `max_payload`, payload and
- * headers together). Asking again cannot help: only a smaller message can go.
- */
-export class PayloadTooLargeError extends Error {
-  override readonly name = "PayloadTooLargeError";
-  constructor(
-    readonly subject: string,
-    /** The message's size, payload and headers, in bytes. */
-    readonly bytes: number,
-    readonly maxPayloadBytes: number,
-    options?: ErrorOptions,
-  ) {
-    super(`a message of ${bytes} bytes on ${subject} is over the server's max_payload of ${maxPayloadBytes} bytes`, options);
   }
 }
