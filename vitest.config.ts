@@ -4,8 +4,9 @@ import { defineConfig } from "vitest/config";
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Pure modules: operators, config, logging and wire vocabulary, and every marble and property
- * spec. No socket, process or dist/ — `npm run test:unit` runs these alone for the edit–test loop.
+ * Pure modules: operators, config, logging and wire vocabulary, every marble and property spec,
+ * and the docs' example operators. No socket, process or dist/: `npm run test:unit` runs these
+ * alone for the edit–test loop.
  */
 const unit = [
   "test/operators/**/*.test.ts",
@@ -15,6 +16,7 @@ const unit = [
   "test/architecture*.test.ts",
   "test/**/*.marble.test.ts",
   "test/**/*.property.test.ts",
+  "docs/examples/**/*.test.ts",
 ];
 /** Specs that weigh the heap with full collections: in a worker of their own, not in the shared unit graph. */
 const heap = ["test/**/*.heap.test.ts"];
@@ -64,7 +66,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["test/**/*.test.ts", "docs/examples/**/*.test.ts"],
+          include: ["test/**/*.test.ts"],
           exclude: [...unit, ...heap, ...load],
           // Builds dist/ once (incrementally), so CLI tests spawn the real `turnstream` binary.
           globalSetup: ["test/globalSetup.ts"],
