@@ -2,11 +2,11 @@
 // µs per KB of each stays flat from 1 KB to 1 MB. Each input is one long line, the shape that made
 // splitting quadratic; split at a limit of 256 chars. A measurement is the median of `TEXT_BATCHES` timed batches, each repeating
 // the call until it has run `TEXT_BATCH_MS` ms (at least once).
-import { findEnvelopeSpan } from "../operators/delivery/findEnvelopeSpan.js";
-import { parseOutputDirectives } from "../operators/delivery/outputDirectives.js";
-import { silentReply } from "../operators/delivery/silentReply.js";
-import { splitMessage } from "../operators/delivery/splitMessage.js";
-import { proseAroundEnvelope } from "../operators/delivery/stripEnvelope.js";
+import { findEnvelopeSpan } from "../operators/delivery/envelope/findEnvelopeSpan.js";
+import { parseOutputDirectives } from "../operators/delivery/text/outputDirectives.js";
+import { silentReply } from "../operators/delivery/text/silentReply.js";
+import { splitMessage } from "../operators/delivery/text/splitMessage.js";
+import { proseAroundEnvelope } from "../operators/delivery/envelope/stripEnvelope.js";
 import { emit, note, quick, sized } from "./lib/benchEnv.js";
 import { median, round } from "./lib/stats.js";
 

@@ -1,10 +1,11 @@
 // The public surface of `turnstream`: create and start a broker, extend its pipeline, choose a bus.
 export { createBroker, type BrokerOptions } from "./broker/createBroker.js";
 export { connectBroker } from "./broker/connectBroker.js";
-export { RECOVERED_REPLY_MARKER } from "./broker/turnLedger.js";
+export { RECOVERED_REPLY_MARKER } from "./turn/turnLedger.js";
 export { Broker, type QueuedEvent, type Role, type SettledTurn, type StopResult } from "./broker/broker.js";
-export { BrokerStoppedError, NoAgentError } from "./broker/errors.js";
-export type { Turn, TurnContext, TurnFact, TurnHandler } from "./broker/turn.js";
+export { BrokerStoppedError } from "./broker/errors.js";
+export { NoAgentError } from "./turn/errors.js";
+export type { Turn, TurnContext, TurnFact, TurnHandler } from "./turn/turn.js";
 export { MetricsListenError } from "./metrics/errors.js";
 export type { BrokerPhase, Missing, Readiness } from "./metrics/readiness.js";
 export {

@@ -1,16 +1,11 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sources } from "./helpers/sourceTree.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 const read = (dir: string) => sources(join(root, dir)).map((path) => ({ path: relative(root, path), text: readFileSync(path, "utf8") }));
 

@@ -1,16 +1,11 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { relativeImports, sources } from "./helpers/sourceTree.js";
 
 const operatorsDir = fileURLToPath(new URL("../operators", import.meta.url));
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 // docs/architecture.md: operators/ is the pure layer. It must not reach into the I/O edges, nor
 // read the wall clock (time comes from the scheduler).
@@ -49,12 +44,6 @@ describe("logging goes through src/log", () => {
     expect(offenders).toEqual([]);
   });
 });
-
-/** Relative imports (static `import … from`, `export … from`, and `import("…")`) of one file, as absolute .ts paths. */
-function relativeImports(path: string, text: string): string[] {
-  const specifiers = [...text.matchAll(/(?:from\s+|import\(\s*)"(\.{1,2}\/[^"]+)"/g)].map((match) => match[1] as string);
-  return specifiers.map((specifier) => join(dirname(path), specifier.replace(/\.js$/, ".ts")));
-}
 
 /** The import cycles a depth-first search meets, each once, as the files on it relative to the root (none iff the graph has none). */
 function importCycles(files: readonly string[], root: string): string[][] {

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sources } from "./helpers/sourceTree.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const wireDir = join(root, "src", "wire");
@@ -9,12 +10,6 @@ const pipelineDir = join(root, "src", "pipeline");
 const busDir = join(root, "src", "bus");
 const metricsDir = join(root, "src", "metrics");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 const relative = (path: string) => path.slice(root.length);
 

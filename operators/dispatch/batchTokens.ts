@@ -1,4 +1,4 @@
-import { attachmentBlock } from "../ingress/attachmentBlock.js";
+import { attachmentBlock } from "../ingress/prompt/attachmentBlock.js";
 import type { GatewayEvent } from "../ingress/gatewayEvent.js";
 
 /** Upstream's coarse guard rail: 4 bytes per token of text, 512 per image. */

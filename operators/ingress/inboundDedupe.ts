@@ -1,4 +1,4 @@
-import { flatString } from "./flatString.js";
+import { flatString } from "./frames/flatString.js";
 import type { GatewayEvent } from "./gatewayEvent.js";
 import { threadIdOf } from "./threadIdOf.js";
 

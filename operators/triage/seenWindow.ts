@@ -1,4 +1,4 @@
-import { flatString } from "../ingress/flatString.js";
+import { flatString } from "../ingress/frames/flatString.js";
 import { decodeDigits, digitsFor, encodeDigits, ID_HASH_CHARS } from "./idHash.js";
 import { MAX_SEEN, packedSeenHeader } from "./seenIds.js";
 

@@ -4,7 +4,7 @@ import type { Logger } from "../log/logger.js";
 import type { AgentConfig } from "../config/index.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { agentEnvironment } from "./agentEnvironment.js";
-import { errnoOf } from "../pipeline/brokerFailure.js";
+import { errnoOf } from "../failure/brokerFailure.js";
 import { agentStartProblem } from "./agentStartProblem.js";
 import { AgentSpawnError } from "./errors.js";
 import { LineSplitter } from "./lineSplitter.js";

@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync, type Stats } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import type { AgentConfig } from "../config/index.js";
-import { errnoOf, type StartProblem } from "../pipeline/brokerFailure.js";
+import { errnoOf, type StartProblem } from "../failure/brokerFailure.js";
 import { agentEnvironment } from "./agentEnvironment.js";
 
 /** libuv's search path when the child's environment has no PATH. */

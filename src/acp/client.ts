@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Logger } from "../log/logger.js";
 import type { AgentExitCause } from "../metrics/instruments.js";
 import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
-import type { Redact } from "../../operators/delivery/redactSecrets.js";
+import type { Redact } from "../../operators/delivery/text/redactSecrets.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import { isPlainText, untrustedName } from "../../operators/ingress/untrustedText.js";
 import type { AgentConfig } from "../config/index.js";
@@ -14,7 +14,7 @@ import type { McpCapabilities, McpServerEntry } from "./mcpServers.js";
 import { AcpProtocolError, AgentDiedError, AgentExitedError, HardTimeoutError } from "./errors.js";
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
 import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
-import { SessionTurns } from "./sessionTurns.js";
+import { SessionTurns } from "./pool/sessionTurns.js";
 
 export type { ContentBlock };
 

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { Subject, type Observable } from "rxjs";
 import type { Logger } from "../log/logger.js";
-import type { Redact } from "../../operators/delivery/redactSecrets.js";
+import type { Redact } from "../../operators/delivery/text/redactSecrets.js";
 import { untrustedName, untrustedText } from "../../operators/ingress/untrustedText.js";
 import { AcpTimeoutError, AcpRequestError, AgentExitedError } from "./errors.js";
 import { parseFrame, rpcErrorCodes, RpcError, type RpcId } from "./jsonRpc.js";

@@ -1,4 +1,4 @@
-import { BrokerFailureError, type StartProblem } from "../pipeline/brokerFailure.js";
+import { BrokerFailureError, type StartProblem } from "../failure/brokerFailure.js";
 
 /** The agent answered a request with a JSON-RPC error. */
 export class AcpRequestError extends Error {

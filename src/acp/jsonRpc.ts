@@ -1,7 +1,7 @@
-import { redactedText } from "../../operators/delivery/redactedText.js";
-import { redactSecrets, type Redact } from "../../operators/delivery/redactSecrets.js";
-import { untrustedJson } from "../../operators/ingress/untrustedJson.js";
-import { isJsonObject } from "../../operators/ingress/jsonObject.js";
+import { redactedText } from "../../operators/delivery/text/redactedText.js";
+import { redactSecrets, type Redact } from "../../operators/delivery/text/redactSecrets.js";
+import { untrustedJson } from "../../operators/ingress/frames/untrustedJson.js";
+import { isJsonObject } from "../../operators/ingress/frames/jsonObject.js";
 
 /** JSON-RPC 2.0 error codes turnstream uses (ACP §11). */
 export const rpcErrorCodes = {

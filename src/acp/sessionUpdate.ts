@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
-import { redactSecrets, type Redact } from "../../operators/delivery/redactSecrets.js";
-import { toolTitleText } from "../../operators/delivery/toolSummary.js";
+import { redactSecrets, type Redact } from "../../operators/delivery/text/redactSecrets.js";
+import { toolTitleText } from "../../operators/delivery/status/toolSummary.js";
 import { untrustedName } from "../../operators/ingress/untrustedText.js";
-import { isJsonObject } from "../../operators/ingress/jsonObject.js";
+import { isJsonObject } from "../../operators/ingress/frames/jsonObject.js";
 
 const textContent = z.looseObject({ type: z.literal("text"), text: z.string() });
 const toolStatus = z.enum(["pending", "in_progress", "completed", "failed"]);

@@ -1,4 +1,4 @@
-import { rustTrim } from "../../operators/delivery/rustWhitespace.js";
+import { rustTrim } from "../../operators/delivery/text/rustWhitespace.js";
 
 /** Sends one JSON-RPC notification over the agent's ACP connection; rejects when it could not be written. */
 export type SendNotification = (method: string, params: unknown) => void | Promise<void>;

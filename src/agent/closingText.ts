@@ -1,6 +1,6 @@
-import type { TurnEnvelope } from "../../operators/delivery/envelopeShape.js";
-import { rustTrim } from "../../operators/delivery/rustWhitespace.js";
-import { charCount } from "../../operators/delivery/graphemes.js";
+import type { TurnEnvelope } from "../../operators/delivery/envelope/envelopeShape.js";
+import { rustTrim } from "../../operators/delivery/text/rustWhitespace.js";
+import { charCount } from "../../operators/delivery/text/graphemes.js";
 import { wrapPlainText } from "./renderEnvelope.js";
 import type { ReplyMode } from "./replyTool.js";
 

@@ -39,4 +39,4 @@ export { serveReferenceAgent, type ReferenceAgent, type ReferenceAgentOptions } 
 export { agentSettingsFrom, type AgentFlags, type AgentSettings } from "./agentSettings.js";
 export { chatCompletions, type AssistantMessage, type ChatMessage, type ChatModel, type ToolCall } from "./chatCompletions.js";
 export { AgentConnectionClosedError, AgentSettingsError, ModelRequestError, ReplyInputError, type ReplyInputProblem } from "./errors.js";
-export type { TurnEnvelope } from "../../operators/delivery/envelopeShape.js";
+export type { TurnEnvelope } from "../../operators/delivery/envelope/envelopeShape.js";

@@ -1,6 +1,6 @@
-import type { EnvelopeBubble, TurnEnvelope } from "../../operators/delivery/envelopeShape.js";
-import { charCount } from "../../operators/delivery/graphemes.js";
-import { rustTrim } from "../../operators/delivery/rustWhitespace.js";
+import type { EnvelopeBubble, TurnEnvelope } from "../../operators/delivery/envelope/envelopeShape.js";
+import { charCount } from "../../operators/delivery/text/graphemes.js";
+import { rustTrim } from "../../operators/delivery/text/rustWhitespace.js";
 import { ReplyInputError } from "./errors.js";
 import { readReplyInput, replyNexts, type ReplyNext } from "./replyTool.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { rustTrim } from "../../operators/delivery/rustWhitespace.js";
+import { rustTrim } from "../../operators/delivery/text/rustWhitespace.js";
 import { ReplyInputError } from "./errors.js";
 
 /** The tool's name, as the model sees it and as the prompt appendix names it. */

@@ -19,15 +19,17 @@ import { EventLoopHealth } from "../metrics/eventLoopHealth.js";
 import { MetricsServer } from "../metrics/metricsServer.js";
 import { readiness, type BrokerPhase, type Readiness } from "../metrics/readiness.js";
 import { BrokerStoppedError } from "./errors.js";
-import { MemoryRateBuckets } from "../../operators/delivery/rateBuckets.js";
-import { SendShaper } from "../../operators/delivery/sendShaper.js";
+import { MemoryRateBuckets } from "../../operators/delivery/flow/rateBuckets.js";
+import { SendShaper } from "../../operators/delivery/flow/sendShaper.js";
 import { resolveRateLimits } from "../config/rateLimits.js";
 import { FallbackRateBuckets } from "../state/fallbackRateBuckets.js";
 import { ShareFirstRateBuckets } from "../state/shareFirstRateBuckets.js";
-import type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
+import type { BrokerParts, QueuedEvent, Role, StopResult } from "./brokerParts.js";
+import type { SettledTurn } from "../turn/turn.js";
 import { queueEvent, type QueueEventOptions, type QueueOutcome } from "./queueEvent.js";
 
-export type { BrokerParts, QueuedEvent, Role, SettledTurn, StopResult } from "./brokerParts.js";
+export type { BrokerParts, QueuedEvent, Role, StopResult } from "./brokerParts.js";
+export type { SettledTurn } from "../turn/turn.js";
 
 const sendMarginMs = 5_000;
 /** Logged at debug as each attempt of a send leaves a worker for the gateway. */

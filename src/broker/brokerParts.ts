@@ -6,11 +6,9 @@ import type { Logger } from "../log/logger.js";
 import type { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
-import type { TriageSettings } from "../../operators/triage/triageSettings.js";
-import type { TriageStore } from "../../operators/triage/triageStore.js";
-import type { TurnHandler } from "./turn.js";
-import type { RateBuckets } from "../../operators/delivery/rateBuckets.js";
-import type { GroupHistory } from "./groupHistory.js";
+import type { TurnHandler, TurnTriage } from "../turn/turn.js";
+import type { RateBuckets } from "../../operators/delivery/flow/rateBuckets.js";
+import type { GroupHistory } from "../turn/groupHistory.js";
 
 export type Role = "all" | "edge" | "worker";
 
@@ -21,19 +19,6 @@ export interface QueuedEvent {
   readonly seq: number;
   /** The same `platform:event_id` was queued before, within the bus's duplicate window. */
   readonly duplicate: boolean;
-}
-
-/** A turn a worker finished: `ok` false when it failed. */
-export interface SettledTurn {
-  readonly sessionKey: string;
-  readonly event_id: string;
-  readonly ok: boolean;
-}
-
-/** Triage of proactive events, in the session's lane before the handler (`[triage]`). */
-export interface TurnTriage {
-  readonly settings: TriageSettings;
-  readonly store: TriageStore;
 }
 
 export interface StopResult {

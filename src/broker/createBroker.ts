@@ -6,7 +6,7 @@ import { ConfigError, resolveConfig, secretValues, type Config, type ConfigInput
 import { createLogger, resolveLogLevel, type Logger } from "../log/logger.js";
 import { chatRedaction } from "../log/secretScrubber.js";
 import { Pipeline } from "../pipeline/pipeline.js";
-import { createSessionPool } from "../acp/createSessionPool.js";
+import { createSessionPool } from "../acp/pool/createSessionPool.js";
 import { SpeechToText } from "../stt/speechToText.js";
 import { packageVersion } from "../version.js";
 import { GatewayConnector } from "../gateway/connector.js";
@@ -19,16 +19,16 @@ import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { SessionStore } from "../state/sessionStore.js";
 import { MemoryTriageStore } from "../state/triageStore.js";
 import { MemoryHistoryStore, type HistoryStore } from "../state/historyStore.js";
-import { GroupHistory } from "./groupHistory.js";
-import { MemoryRateBuckets, type RateBuckets } from "../../operators/delivery/rateBuckets.js";
+import { GroupHistory } from "../turn/groupHistory.js";
+import { MemoryRateBuckets, type RateBuckets } from "../../operators/delivery/flow/rateBuckets.js";
 import { ReplyToolHost } from "../mcp/replyToolHost.js";
 import { connectionLimitFor } from "../mcp/connectionLimit.js";
 import { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { AgentExitCause, Instruments } from "../metrics/instruments.js";
 import { replyToolSpecOf } from "../mcp/replyToolSpec.js";
-import { createAgentTurnHandler } from "./agentTurnHandler.js";
+import { createAgentTurnHandler } from "../turn/agentTurnHandler.js";
 import { Broker, type Role } from "./broker.js";
-import type { TurnHandler } from "./turn.js";
+import type { TurnHandler } from "../turn/turn.js";
 
 export interface BrokerOptions {
   /** A TOML-shaped config object (validated like a config file) or the result of `resolveConfig`/`loadConfigFile`. */

@@ -1,6 +1,6 @@
 import type { Observer, Subscription, Unsubscribable } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import { PAYLOAD_TOO_LARGE_STATUS, setAsideInlineData } from "../../operators/ingress/oversizeEvent.js";
+import { PAYLOAD_TOO_LARGE_STATUS, setAsideInlineData } from "../../operators/ingress/frames/oversizeEvent.js";
 import type { Bus, PersistAck } from "../bus/bus.js";
 import { PayloadTooLargeError } from "../bus/errors.js";
 import type { Logger } from "../log/logger.js";

@@ -1,9 +1,9 @@
 import type { Logger } from "../log/logger.js";
 import { agentStartProblem } from "../acp/agentStartProblem.js";
-import { stateDirOf } from "../acp/createSessionPool.js";
+import { stateDirOf } from "../acp/pool/createSessionPool.js";
 import { ConfigError, type Config } from "../config/index.js";
 import { DEFAULT_AGENT_COMMAND } from "../config/sections/agent.js";
-import { startProblemMessage, type StartProblem } from "../pipeline/brokerFailure.js";
+import { startProblemMessage, type StartProblem } from "../failure/brokerFailure.js";
 import { stateDirProblem } from "../state/stateDirProblem.js";
 import type { Role } from "./broker.js";
 

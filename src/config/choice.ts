@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { expecting } from "./expected.js";
-import { printValue } from "./printValue.js";
+import { expecting } from "./problems/expected.js";
+import { printValue } from "./problems/printValue.js";
 
 export interface ChoiceSpec<C extends string> {
   /** The canonical values, as the resolved config holds them. */

@@ -1,10 +1,10 @@
 import { isIPv6 } from "node:net";
 import { IANAZone } from "luxon";
 import * as z from "zod";
-import { expecting } from "./expected.js";
-import { printValue } from "./printValue.js";
+import { expecting } from "./problems/expected.js";
+import { printValue } from "./problems/printValue.js";
 import { parseQuietHours, QuietHoursError } from "./quietHours.js";
-import { redactUrl } from "./redactUrl.js";
+import { redactUrl } from "./secrets/redactUrl.js";
 
 // Field schemas shared by the sections. Each registers what it accepts in words, so every problem
 // can say "expected …" without the problem formatter knowing the schema.

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { parse, TomlError } from "smol-toml";
 import * as z from "zod";
-import { checkConfig } from "./checkConfig.js";
+import { checkConfig } from "./problems/checkConfig.js";
 import { expandConfigEnv } from "./expandEnv.js";
 import { ConfigError } from "./errors.js";
 import { type Config, configSchemaFor } from "./schema.js";
-import { holdsSecret } from "./secretKeys.js";
+import { holdsSecret } from "./secrets/secretKeys.js";
 
 export interface ResolveOptions {
   /** The broker's environment, for `[agent]` defaults and `${VAR}` expansion; default process.env. */

@@ -1,4 +1,4 @@
-import type { SendKind } from "../../operators/delivery/sendKind.js";
+import type { SendKind } from "../../operators/delivery/flow/sendKind.js";
 import type { RateLimitsInput } from "./sections/rateLimits.js";
 
 /**

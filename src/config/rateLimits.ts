@@ -1,5 +1,5 @@
-import type { PlatformRateLimits } from "../../operators/delivery/sendShaper.js";
-import type { BucketLimit } from "../../operators/delivery/tokenBucket.js";
+import type { PlatformRateLimits } from "../../operators/delivery/flow/sendShaper.js";
+import type { BucketLimit } from "../../operators/delivery/flow/tokenBucket.js";
 import { RATE_LIMIT_COUNTS, RATE_LIMIT_DEFAULTS } from "./rateLimitDefaults.js";
 import type { BucketConfig, PlatformLimitsConfig } from "./sections/rateLimits.js";
 

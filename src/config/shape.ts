@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { innerSchema } from "./expected.js";
+import { innerSchema } from "./problems/expected.js";
 
 /** The schema that checks the value at `path`, or undefined when the path leaves the schema. */
 export function schemaAt(root: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {

@@ -1,5 +1,5 @@
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
-import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
+import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 
 /** How one frame goes to the gateway. */
 export type AckPolicy =

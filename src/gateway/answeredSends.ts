@@ -1,4 +1,4 @@
-import { flatString } from "../../operators/ingress/flatString.js";
+import { flatString } from "../../operators/ingress/frames/flatString.js";
 import type { SendReply } from "../wire/index.js";
 
 /**

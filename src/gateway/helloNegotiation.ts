@@ -1,5 +1,5 @@
 import type { Logger } from "../log/logger.js";
-import { GATEWAY_PROTOCOL_VERSION, type GatewayHello } from "../../operators/ingress/helloFrame.js";
+import { GATEWAY_PROTOCOL_VERSION, type GatewayHello } from "../../operators/ingress/frames/helloFrame.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
 
 /** The `client_hello.v1` offered on every new connection; a gateway that knows the handshake answers with its hello. */

@@ -1,6 +1,6 @@
 import type { Logger } from "../log/logger.js";
 import type { SendReceipt } from "../../operators/delivery/outboundMessage.js";
-import { responseOutcome, type GatewayResponse, type ResponseOutcome } from "../../operators/ingress/responseFrame.js";
+import { responseOutcome, type GatewayResponse, type ResponseOutcome } from "../../operators/ingress/frames/responseFrame.js";
 import { SendError } from "../wire/index.js";
 
 /** How long to wait before sending again after a `rate_limited` refusal that named no `retry_after_ms`. */

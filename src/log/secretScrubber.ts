@@ -1,4 +1,4 @@
-import { redactSecrets, type Redact } from "../../operators/delivery/redactSecrets.js";
+import { redactSecrets, type Redact } from "../../operators/delivery/text/redactSecrets.js";
 import { redactUrlsIn } from "../config/index.js";
 
 const MASK = "***";

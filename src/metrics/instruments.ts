@@ -1,4 +1,4 @@
-import { SEND_KINDS, type SendKind } from "../../operators/delivery/sendKind.js";
+import { SEND_KINDS, type SendKind } from "../../operators/delivery/flow/sendKind.js";
 
 /**
  * What the broker tells its instruments, as it happens: the port between the pipeline and

@@ -1,7 +1,7 @@
 import type { AgentExitCause } from "./instruments.js";
 
 /** A send's kind, by its command (the `kind` label): what rate limits count it as too. */
-export { sendKind as messageKind } from "../../operators/delivery/sendKind.js";
+export { sendKind as messageKind } from "../../operators/delivery/flow/sendKind.js";
 
 /** The `SendError` codes turnstream itself raises, on the edge or the worker. */
 export const LOCAL_SEND_FAILURES = [

@@ -1,6 +1,6 @@
 import { Observable } from "rxjs";
-import { MemoryRateBuckets, type RateBuckets, type Take, type TakeMode } from "../../operators/delivery/rateBuckets.js";
-import type { BucketLimit } from "../../operators/delivery/tokenBucket.js";
+import { MemoryRateBuckets, type RateBuckets, type Take, type TakeMode } from "../../operators/delivery/flow/rateBuckets.js";
+import type { BucketLimit } from "../../operators/delivery/flow/tokenBucket.js";
 import type { Logger } from "../log/logger.js";
 
 /** How long a worker shapes by its local share after the shared store failed, before it asks the store again. */

@@ -1,5 +1,5 @@
-import { appendHistory, withoutPacked, type HistoryEntry } from "../../operators/ingress/groupHistory.js";
-import { fitsHistoryBudget, historyWithinBytes } from "../../operators/ingress/historyBudget.js";
+import { appendHistory, withoutPacked, type HistoryEntry } from "../../operators/ingress/prompt/groupHistory.js";
+import { fitsHistoryBudget, historyWithinBytes } from "../../operators/ingress/prompt/historyBudget.js";
 import type { RecordStep } from "./recordStep.js";
 
 /** One conversation's group history as a shared store keeps it: the kept messages, oldest first. */

@@ -1,6 +1,6 @@
 import { defer, EMPTY, of, type Observable } from "rxjs";
-import type { HistoryEntry } from "../../operators/ingress/groupHistory.js";
-import { HISTORY_MAX_BYTES } from "../../operators/ingress/historyBudget.js";
+import type { HistoryEntry } from "../../operators/ingress/prompt/groupHistory.js";
+import { HISTORY_MAX_BYTES } from "../../operators/ingress/prompt/historyBudget.js";
 import { appendStep, removeStep, type HistoryKept, type HistoryRecord } from "./historyRecord.js";
 
 /**

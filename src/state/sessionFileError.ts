@@ -1,5 +1,5 @@
 import { catchError, type Observable, throwError } from "rxjs";
-import { BrokerFailureError, errnoOf } from "../pipeline/brokerFailure.js";
+import { BrokerFailureError, errnoOf } from "../failure/brokerFailure.js";
 import type { SessionStore } from "./sessionStore.js";
 
 /**

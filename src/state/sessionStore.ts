@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { defer, EMPTY, ignoreElements, type Observable, of } from "rxjs";
 import { legacySessionKey } from "./legacySessionKey.js";
-import { isJsonObject } from "../../operators/ingress/jsonObject.js";
+import { isJsonObject } from "../../operators/ingress/frames/jsonObject.js";
 
 /**
  * Where the pool remembers ACP session ids per session key, so a session evicted from memory or

@@ -1,6 +1,6 @@
 import { Observable, Subscription } from "rxjs";
-import { MemoryRateBuckets, type RateBuckets, type Take, type TakeMode } from "../../operators/delivery/rateBuckets.js";
-import { windowOf, type BucketLimit } from "../../operators/delivery/tokenBucket.js";
+import { MemoryRateBuckets, type RateBuckets, type Take, type TakeMode } from "../../operators/delivery/flow/rateBuckets.js";
+import { windowOf, type BucketLimit } from "../../operators/delivery/flow/tokenBucket.js";
 
 /** The part of each per-bot limit the workers keep locally, split by the partitions they own; the rest is the shared pool. */
 export const LOCAL_PART = 0.5;

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { errnoOf, type StartProblem } from "../pipeline/brokerFailure.js";
+import { errnoOf, type StartProblem } from "../failure/brokerFailure.js";
 
 /**
  * Why the session file store cannot work in `dir`, or undefined: `dir` must be a writable

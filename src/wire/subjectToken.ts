@@ -1,4 +1,4 @@
-import { natsNameCodec } from "../bus/natsNameCodec.js";
+import { natsNameCodec } from "./natsNameCodec.js";
 
 /** The longest token `subjectToken` makes without hashing. */
 export const maxTokenLength = 128;

@@ -5,7 +5,7 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
 import { noInstruments } from "../metrics/instruments.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
-import { admitByLedger, type Admission } from "../broker/turnLedger.js";
+import { admitByLedger, type Admission } from "./ledgerAdmission.js";
 import type { IntakeMessage } from "./partitionIntake.js";
 import { runTurn, type TurnEnd, type TurnRunOptions } from "./turnRun.js";
 

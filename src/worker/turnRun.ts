@@ -1,7 +1,7 @@
 import { from, Subscription, tap, type Observable, type Observer, type SchedulerLike, type Unsubscribable } from "rxjs";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
+import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import { triageEvent } from "../../operators/triage/triageEvent.js";
 import { triageNow } from "../../operators/triage/triageNow.js";
 import { triageLogLine } from "../../operators/triage/triageLog.js";
@@ -14,15 +14,15 @@ import { noInstruments, type Instruments, type TurnOutcome } from "../metrics/in
 import { StageError } from "../pipeline/errors.js";
 import type { Pipeline, StageObserver } from "../pipeline/pipeline.js";
 import type { Send, SendOptions } from "../pipeline/send.js";
-import { sendClassOf } from "../../operators/delivery/sendShaper.js";
+import { sendClassOf } from "../../operators/delivery/flow/sendShaper.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import { isStateOutage } from "../state/errors.js";
-import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
-import { collected } from "../broker/collectedTurn.js";
-import { AlreadyDeliveredError, NoAgentError } from "../broker/errors.js";
-import type { TurnBatch, TurnContext, TurnFact, TurnHandler } from "../broker/turn.js";
-import { triageLogMessage } from "../broker/triageLogMessages.js";
-import { completeInLedger, ledgerKey, ledgerSend } from "../broker/turnLedger.js";
+import type { SettledTurn, TurnTriage } from "../turn/turn.js";
+import { collected } from "../turn/collectedTurn.js";
+import { AlreadyDeliveredError, NoAgentError } from "../turn/errors.js";
+import type { TurnBatch, TurnContext, TurnFact, TurnHandler } from "../turn/turn.js";
+import { triageLogMessage } from "../turn/triageLogMessages.js";
+import { completeInLedger, ledgerKey, ledgerSend } from "../turn/turnLedger.js";
 
 export interface TurnRunOptions {
   readonly bus: Bus;

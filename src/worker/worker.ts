@@ -5,7 +5,7 @@ import { dispatchKey, type ProcessingMode } from "../../operators/dispatch/dispa
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import { LaneQueue, type BatchBound, type LaneBatch } from "../../operators/dispatch/laneQueue.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
+import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
@@ -15,11 +15,11 @@ import type { Pipeline } from "../pipeline/pipeline.js";
 import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
 import type { Subjects } from "../wire/subjects.js";
-import type { SettledTurn, TurnTriage } from "../broker/brokerParts.js";
+import type { SettledTurn, TurnTriage } from "../turn/turn.js";
 import { PartitionIntake, type IntakeMessage } from "./partitionIntake.js";
-import type { TurnHandler } from "../broker/turn.js";
+import type { TurnHandler } from "../turn/turn.js";
 import { BatchRun, type BatchSlots } from "./batchRun.js";
-import type { GroupHistory } from "../broker/groupHistory.js";
+import type { GroupHistory } from "../turn/groupHistory.js";
 import type { TurnRunOptions } from "./turnRun.js";
 
 type Intake = IntakeMessage<GatewayEvent>;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { agentStartProblem, commandProblem, workingDirProblem } from "../../src/acp/agentStartProblem.js";
-import { startProblemMessage } from "../../src/pipeline/brokerFailure.js";
+import { startProblemMessage } from "../../src/failure/brokerFailure.js";
 import { agentConfig } from "../helpers/agents.js";
 
 // Real files on a real file system: the checks are what execvp and chdir will meet.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEnvelope } from "../../operators/delivery/envelope.js";
+import { parseEnvelope } from "../../operators/delivery/envelope/envelope.js";
 import { replyPromptAppendix } from "../../src/agent/replyPrompt.js";
 import { replyToolSchema } from "../../src/agent/replyTool.js";
 import { calls, lookupCall, replyCall, says } from "../helpers/fakeChatCompletions.js";

@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { parseEnvelope } from "../../operators/delivery/envelope.js";
-import { rustTrim } from "../../operators/delivery/rustWhitespace.js";
+import { parseEnvelope } from "../../operators/delivery/envelope/envelope.js";
+import { rustTrim } from "../../operators/delivery/text/rustWhitespace.js";
 import { ReplyInputError } from "../../src/agent/errors.js";
 import { renderEnvelope, UNKNOWN_NEXT_WARNING, wrapPlainText } from "../../src/agent/renderEnvelope.js";
 

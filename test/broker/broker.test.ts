@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { concatMap, defer, delay, firstValueFrom, map, NEVER, of, timer, type Subscription } from "rxjs";
+import { concatMap, defer, delay, map, NEVER, of, timer, type Subscription } from "rxjs";
 import { keywordFilter } from "../../docs/examples/keywordFilter.js";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import { Broker } from "../../src/broker/broker.js";
 import { createBroker } from "../../src/broker/createBroker.js";
 import { BrokerStoppedError } from "../../src/broker/errors.js";
-import type { TurnHandler } from "../../src/broker/turn.js";
+import type { TurnHandler } from "../../src/turn/turn.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { ConfigError, resolveConfig } from "../../src/config/index.js";
 import { StageError } from "../../src/pipeline/errors.js";

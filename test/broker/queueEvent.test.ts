@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstValueFrom, VirtualTimeScheduler, type Observable } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import { PAYLOAD_TOO_LARGE_STATUS } from "../../operators/ingress/oversizeEvent.js";
+import { PAYLOAD_TOO_LARGE_STATUS } from "../../operators/ingress/frames/oversizeEvent.js";
 import type { Bus, PersistAck, PersistOptions } from "../../src/bus/bus.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { NatsBus } from "../../src/bus/nats/natsBus.js";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEnvelope } from "../../operators/delivery/envelope.js";
+import { parseEnvelope } from "../../operators/delivery/envelope/envelope.js";
 import { classifyUpdate, sessionUpdateParams } from "../../src/acp/sessionUpdate.js";
 
 // The bundled demo agent as `turnstream demo` runs it: the built file, a real child process, ACP

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseEnvelope } from "../../operators/delivery/envelope.js";
+import { parseEnvelope } from "../../operators/delivery/envelope/envelope.js";
 
 // The seam between agent and broker (`delivery-and-triage.md` §10): the shared fixture's bytes,
 // never an inline copy, so a change on either side shows up here.

@@ -5,7 +5,7 @@ import { startStack, stackBuses, until, userEvent, useStackBus, type Stack } fro
 // chunks arrives as the chunker's blocks, in order, paced by human_delay = "natural", its fenced
 // code block split into blocks that each open and close the fence, and no final after them.
 // Real dev gateway, the scripted agent's `document`, both buses. Exact block contents and times
-// are pinned in virtual time (test/operators/delivery/blockChunker.test.ts, textBlocks.marble.test.ts).
+// are pinned in virtual time (test/operators/delivery/blocks/blockChunker.test.ts, textBlocks.marble.test.ts).
 
 let stack: Stack | undefined;
 afterEach(async () => {

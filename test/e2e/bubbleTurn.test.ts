@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SEQUENTIAL_MODE_OFF_WARNING } from "../../src/broker/delivery/deliveryLogMessages.js";
+import { SEQUENTIAL_MODE_OFF_WARNING } from "../../src/turn/delivery/deliveryLogMessages.js";
 import { startStack, until, userEvent, type Stack, stackBuses, useStackBus } from "../helpers/stack.js";
 
 let stack: Stack | undefined;

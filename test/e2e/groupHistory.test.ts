@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { partitionOf } from "../../operators/dispatch/partitionOf.js";
-import { HISTORY_MAX_BYTES } from "../../operators/ingress/historyBudget.js";
+import { HISTORY_MAX_BYTES } from "../../operators/ingress/prompt/historyBudget.js";
 import { scratch } from "../helpers/agents.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import { heldPartitions as held, useNatsCluster } from "../helpers/cluster.js";

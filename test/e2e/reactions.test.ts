@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DONE_FACES } from "../../operators/delivery/statusReactions.js";
+import { DONE_FACES } from "../../operators/delivery/status/statusReactions.js";
 import type { ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { startStack, until, userEvent, type Stack, type StackOptions } from "../helpers/stack.js";
 
 // Status reactions end to end: a real dev gateway, the broker and the scripted agent. The exact
-// timers are pinned in virtual time (test/operators/delivery/statusReactions.marble.test.ts);
+// timers are pinned in virtual time (test/operators/delivery/status/statusReactions.marble.test.ts);
 // here a short debounce lets every state show over real sockets.
 
 let stack: Stack | undefined;

@@ -3,7 +3,7 @@ import { broadcastBurst, sessionEvent } from "../helpers/broadcastBurst.js";
 import { useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until } from "../helpers/stack.js";
-import { RECOVERED_REPLY_MARKER } from "../../src/broker/turnLedger.js";
+import { RECOVERED_REPLY_MARKER } from "../../src/turn/turnLedger.js";
 
 const available = natsServerAvailable();
 

@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, afterAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Cluster, heldPartitions as held, useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
 import { broadcastBurst, ownedPartitions, sessionEvent } from "../helpers/broadcastBurst.js";
 import { until, userEvent } from "../helpers/stack.js";
-import { RECOVERED_REPLY_MARKER } from "../../src/broker/turnLedger.js";
+import { RECOVERED_REPLY_MARKER } from "../../src/turn/turnLedger.js";
 
 const available = natsServerAvailable();
 

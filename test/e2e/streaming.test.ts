@@ -4,7 +4,7 @@ import { startStack, until, userEvent, type Stack, type StackOptions } from "../
 
 // `[gateway] streaming = true` end to end: a real dev gateway, the broker and the scripted agent's
 // `drip` scenario, which writes its reply over a few seconds. The 1.5 s cadence is pinned exactly
-// in virtual time (test/operators/delivery/streamingEdits.marble.test.ts); here the bounds are generous.
+// in virtual time (test/operators/delivery/status/streamingEdits.marble.test.ts); here the bounds are generous.
 
 let stack: Stack | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { partitionOf } from "../../operators/dispatch/partitionOf.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { ReplyFrame } from "../../src/devgateway/devGateway.js";
-import { RECOVERED_REPLY_MARKER } from "../../src/broker/turnLedger.js";
+import { RECOVERED_REPLY_MARKER } from "../../src/turn/turnLedger.js";
 import { heldPartitions as held, useNatsCluster, type Cluster, type Member } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until, userEvent } from "../helpers/stack.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
-import type { PlatformCapabilities } from "../../operators/ingress/helloFrame.js";
+import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import { ackPolicy } from "../../src/gateway/ackPolicy.js";
 
 const message = (command?: OutboundMessage["command"]): OutboundMessage => ({

@@ -8,7 +8,7 @@ import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
 import { recordingInstruments } from "../helpers/recordingInstruments.js";
 import { until, userEvent } from "../helpers/stack.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import { FRAME_TOO_LARGE_STATUS } from "../../operators/ingress/oversizeEvent.js";
+import { FRAME_TOO_LARGE_STATUS } from "../../operators/ingress/frames/oversizeEvent.js";
 
 const message: OutboundMessage = {
   reply_to: "evt-1",

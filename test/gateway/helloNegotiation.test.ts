@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gatewayHelloSchema } from "../../operators/ingress/helloFrame.js";
+import { gatewayHelloSchema } from "../../operators/ingress/frames/helloFrame.js";
 import { acceptHello, clientHelloFrame } from "../../src/gateway/helloNegotiation.js";
 import { captureLogs } from "../helpers/logCapture.js";
 

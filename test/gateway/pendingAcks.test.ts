@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { GatewayResponse } from "../../operators/ingress/responseFrame.js";
+import type { GatewayResponse } from "../../operators/ingress/frames/responseFrame.js";
 import { ackResult, legacySent, PendingAcks, RATE_LIMITED_RETRY_MS } from "../../src/gateway/pendingAcks.js";
 import { SendError } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";

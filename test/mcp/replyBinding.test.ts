@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { AgentEvent, ReplyBubblesEvent } from "../../operators/delivery/agentEvent.js";
-import { parseEnvelope } from "../../operators/delivery/envelope.js";
+import { parseEnvelope } from "../../operators/delivery/envelope/envelope.js";
 import type { McpOffer } from "../../src/acp/mcpServers.js";
 import type { ReplyToolHost } from "../../src/mcp/replyToolHost.js";
 import type { ReplyToolSpec } from "../../src/mcp/replyToolSpec.js";

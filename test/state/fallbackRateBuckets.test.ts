@@ -1,7 +1,7 @@
 import { firstValueFrom, Observable, throwError } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { MemoryRateBuckets, type RateBuckets, type Take } from "../../operators/delivery/rateBuckets.js";
-import type { BucketLimit } from "../../operators/delivery/tokenBucket.js";
+import { MemoryRateBuckets, type RateBuckets, type Take } from "../../operators/delivery/flow/rateBuckets.js";
+import type { BucketLimit } from "../../operators/delivery/flow/tokenBucket.js";
 import { FallbackRateBuckets, shareOf } from "../../src/state/fallbackRateBuckets.js";
 import { captureLogs } from "../helpers/logCapture.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { HistoryEntry } from "../../operators/ingress/groupHistory.js";
+import type { HistoryEntry } from "../../operators/ingress/prompt/groupHistory.js";
 import { appendStep, isHistoryRecord, removeStep } from "../../src/state/historyRecord.js";
-import { HISTORY_MAX_BYTES } from "../../operators/ingress/historyBudget.js";
+import { HISTORY_MAX_BYTES } from "../../operators/ingress/prompt/historyBudget.js";
 import { MemoryHistoryStore } from "../../src/state/historyStore.js";
 import { describeHistoryStoreContract } from "./contracts/historyStoreContract.js";
 

@@ -1,7 +1,7 @@
 import { firstValueFrom, Observable } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { MemoryRateBuckets, type RateBuckets, type Take, type TakeMode } from "../../operators/delivery/rateBuckets.js";
-import { windowOf, type BucketLimit } from "../../operators/delivery/tokenBucket.js";
+import { MemoryRateBuckets, type RateBuckets, type Take, type TakeMode } from "../../operators/delivery/flow/rateBuckets.js";
+import { windowOf, type BucketLimit } from "../../operators/delivery/flow/tokenBucket.js";
 import { LOCAL_PART, poolOf, portion, ShareFirstRateBuckets, SPLIT_FROM } from "../../src/state/shareFirstRateBuckets.js";
 
 const tenPerSecond: BucketLimit = { messages: 10, perSecs: 1, burst: 10 };

@@ -1,6 +1,6 @@
 import { isIPv6 } from "node:net";
 import * as z from "zod";
-import { expecting } from "../expected.js";
+import { expecting } from "../problems/expected.js";
 import { hostPort, notAllowed } from "../fields.js";
 
 const TOKEN = /^[A-Za-z0-9._~-]+$/;

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { choice } from "../choice.js";
-import { expecting } from "../expected.js";
+import { expecting } from "../problems/expected.js";
 import { int, nonEmptyString, stringList, websocketUrl } from "../fields.js";
 
 /** `[gateway]`: the OpenAB gateway connection. The section is optional; when present, `url` is required. */

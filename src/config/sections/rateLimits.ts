@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { expecting } from "../expected.js";
+import { expecting } from "../problems/expected.js";
 import { int, positiveNumber } from "../fields.js";
 
 /** One bucket, `{ messages = N, per_secs = S, burst = B }`: N sends every S seconds, at most B back to back (default N). */

@@ -1,7 +1,7 @@
 import type { KV } from "@nats-io/kv";
 import type { Observable } from "rxjs";
-import type { HistoryEntry } from "../../../operators/ingress/groupHistory.js";
-import { HISTORY_MAX_BYTES } from "../../../operators/ingress/historyBudget.js";
+import type { HistoryEntry } from "../../../operators/ingress/prompt/groupHistory.js";
+import { HISTORY_MAX_BYTES } from "../../../operators/ingress/prompt/historyBudget.js";
 import { appendStep, isHistoryRecord, removeStep, type HistoryKept, type HistoryRecord } from "../historyRecord.js";
 import type { HistoryStore } from "../historyStore.js";
 import { StateStoreError } from "../errors.js";

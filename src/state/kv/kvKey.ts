@@ -1,4 +1,4 @@
-import { natsNameCodec } from "../../bus/natsNameCodec.js";
+import { natsNameCodec } from "../../wire/natsNameCodec.js";
 
 /** The longest key `kvKey` makes without hashing. */
 export const maxKvKeyLength = 256;

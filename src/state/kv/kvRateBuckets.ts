@@ -1,7 +1,7 @@
 import type { KV } from "@nats-io/kv";
 import { Observable } from "rxjs";
-import { takeFrom, type RateBuckets, type Take, type TakeMode } from "../../../operators/delivery/rateBuckets.js";
-import { isBucketState, type BucketLimit } from "../../../operators/delivery/tokenBucket.js";
+import { takeFrom, type RateBuckets, type Take, type TakeMode } from "../../../operators/delivery/flow/rateBuckets.js";
+import { isBucketState, type BucketLimit } from "../../../operators/delivery/flow/tokenBucket.js";
 import { casUpdate, KnownRecords, type KvWrites, type RecordBucket } from "./storedRecord.js";
 
 /** Compare-and-set attempts of one batch: workers contend for one key per platform. */

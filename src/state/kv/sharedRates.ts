@@ -4,7 +4,7 @@ import { JetStreamPublisher } from "../../bus/nats/jetStreamPublisher.js";
 import { JETSTREAM_TIMEOUT_MS } from "../../bus/nats/openJetStream.js";
 import type { Config } from "../../config/schema.js";
 import { subjects } from "../../wire/index.js";
-import type { RateBuckets } from "../../../operators/delivery/rateBuckets.js";
+import type { RateBuckets } from "../../../operators/delivery/flow/rateBuckets.js";
 import { BucketWrites } from "./bucketWrites.js";
 import { KvRateBuckets } from "./kvRateBuckets.js";
 

@@ -16,7 +16,7 @@ import { KvRateBuckets } from "./kvRateBuckets.js";
 import { KvTriageStore } from "./kvTriageStore.js";
 import { KvHistoryStore, kvHistoryBudget } from "./kvHistoryStore.js";
 import type { HistoryStore } from "../historyStore.js";
-import type { RateBuckets } from "../../../operators/delivery/rateBuckets.js";
+import type { RateBuckets } from "../../../operators/delivery/flow/rateBuckets.js";
 
 /** The state every worker shares. */
 export interface SharedState {

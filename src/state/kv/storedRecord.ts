@@ -2,7 +2,7 @@ import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream";
 import type { KV, KvEntry } from "@nats-io/kv";
 import { StateConflictError, StateStoreError, type StateStoreName } from "../errors.js";
 import type { RecordStep } from "../recordStep.js";
-import { flatString } from "../../../operators/ingress/flatString.js";
+import { flatString } from "../../../operators/ingress/frames/flatString.js";
 import { kvKey } from "./kvKey.js";
 
 /** Compare-and-set attempts of one operation before it gives up with StateConflictError. */

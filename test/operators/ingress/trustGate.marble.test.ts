@@ -1,5 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from "rxjs";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import type { OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { denyEchoText, trustGate, type TrustVerdict } from "../../../operators/ingress/trustGate.js";

@@ -2,7 +2,7 @@ import type { SchedulerLike } from "rxjs";
 import type { TestScheduler } from "rxjs/testing";
 import { describe, expect, it } from "vitest";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
-import { parseGatewayFrame } from "../../../operators/ingress/gatewayFrames.js";
+import { parseGatewayFrame } from "../../../operators/ingress/frames/gatewayFrames.js";
 import { admit } from "../../../operators/triage/admit.js";
 import { parseQuietHours } from "../../../operators/triage/quietHours.js";
 import { triage, type TriageDecision } from "../../../operators/triage/triage.js";

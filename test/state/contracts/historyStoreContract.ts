@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import type { HistoryEntry } from "../../../operators/ingress/groupHistory.js";
+import type { HistoryEntry } from "../../../operators/ingress/prompt/groupHistory.js";
 import type { HistoryStore } from "../../../src/state/historyStore.js";
 import { doneOf, emitted, valueOf } from "./storePromises.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { lastValueFrom } from "rxjs";
 import { openSharedState } from "../../../src/state/kv/sharedState.js";
-import type { HistoryEntry } from "../../../operators/ingress/groupHistory.js";
+import type { HistoryEntry } from "../../../operators/ingress/prompt/groupHistory.js";
 import { KvHistoryStore, kvHistoryBudget } from "../../../src/state/kv/kvHistoryStore.js";
 import { kvKey } from "../../../src/state/kv/kvKey.js";
 import { natsServerAvailable } from "../../helpers/natsServer.js";

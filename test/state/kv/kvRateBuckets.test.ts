@@ -1,7 +1,7 @@
 import { firstValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
-import type { Take } from "../../../operators/delivery/rateBuckets.js";
-import type { BucketLimit } from "../../../operators/delivery/tokenBucket.js";
+import type { Take } from "../../../operators/delivery/flow/rateBuckets.js";
+import type { BucketLimit } from "../../../operators/delivery/flow/tokenBucket.js";
 import { StateStoreError } from "../../../src/state/errors.js";
 import { kvKey } from "../../../src/state/kv/kvKey.js";
 import { KvRateBuckets } from "../../../src/state/kv/kvRateBuckets.js";

@@ -1,0 +1,20 @@
+import type { OutboundCommand } from "../outboundMessage.js";
+
+/** What a send does on the platform: what rate limits and metrics count it as. */
+export const SEND_KINDS = ["message", "edit", "delete", "reaction"] as const;
+export type SendKind = (typeof SEND_KINDS)[number];
+
+/** A send's kind, by its command: a plain send and a new topic are messages. */
+export function sendKind(command: OutboundCommand | undefined): SendKind {
+  switch (command) {
+    case "edit_message":
+      return "edit";
+    case "delete_message":
+      return "delete";
+    case "add_reaction":
+    case "remove_reaction":
+      return "reaction";
+    default:
+      return "message";
+  }
+}

@@ -1,0 +1,4 @@
+// Sequential delivery: bubbles as the agent decides them.
+// The public surface of delivery/sequential/: everything else in the folder is internal.
+export { REPLY_TOOL_BUBBLE_ID, sequentialBubbles, warnIgnoredBubbles, type SequentialBubblesOptions, type SequentialReport } from "./sequentialBubbles.js";
+export { sequentialOutcome, type SequentialOutcome } from "./sequentialOutcome.js";
