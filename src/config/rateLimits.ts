@@ -1,4 +1,4 @@
-import type { PlatformRateLimits } from "../../operators/delivery/flow/sendShaper.js";
+import type { PlatformRateLimits } from "../../operators/delivery/flow/platformRateLimits.js";
 import type { BucketLimit } from "../../operators/delivery/flow/tokenBucket.js";
 import { RATE_LIMIT_COUNTS, RATE_LIMIT_DEFAULTS } from "./rateLimitDefaults.js";
 import type { BucketConfig, PlatformLimitsConfig } from "./sections/rateLimits.js";

@@ -7,7 +7,8 @@ import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { SEND_ID_HEADER, SendError, SKIPPED_MESSAGE_ID, sendReplySchema, type Subjects } from "../wire/index.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import { messageKind } from "../metrics/metricLabels.js";
-import type { SendClass, SendShaper } from "../../operators/delivery/flow/sendShaper.js";
+import type { SendClass } from "../../operators/delivery/flow/sendClass.js";
+import type { SendShaper } from "../../operators/delivery/flow/sendShaper.js";
 import type { Pipeline } from "./pipeline.js";
 
 export interface SenderOptions {

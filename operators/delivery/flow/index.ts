@@ -16,5 +16,7 @@ export {
 } from "./tokenBucket.js";
 export { rateLimited, type BucketRef, type RateLimitedOptions } from "./rateLimited.js";
 export { MemoryRateBuckets, takeFrom, type RateBuckets, type Take, type TakeMode } from "./rateBuckets.js";
-export { sendClassOf, SendShaper, type PlatformRateLimits, type SendClass, type SendShaperOptions, type ShapedWait } from "./sendShaper.js";
+export { SendShaper, type SendShaperOptions, type ShapedWait } from "./sendShaper.js";
+export { sendClassOf, type SendClass } from "./sendClass.js";
+export type { PlatformRateLimits } from "./platformRateLimits.js";
 export { SEND_KINDS, sendKind, type SendKind } from "./sendKind.js";

@@ -2,7 +2,9 @@ import { asyncScheduler, concat, concatMap, from, merge, Observable, of, throwEr
 import { describe, expect, it } from "vitest";
 import type { OutboundCommand, OutboundMessage } from "../../../../operators/delivery/outboundMessage.js";
 import { MemoryRateBuckets, type RateBuckets } from "../../../../operators/delivery/flow/rateBuckets.js";
-import { sendClassOf, SendShaper, type PlatformRateLimits, type SendClass, type ShapedWait } from "../../../../operators/delivery/flow/sendShaper.js";
+import type { PlatformRateLimits } from "../../../../operators/delivery/flow/platformRateLimits.js";
+import type { SendClass } from "../../../../operators/delivery/flow/sendClass.js";
+import { SendShaper, type ShapedWait } from "../../../../operators/delivery/flow/sendShaper.js";
 import type { BucketLimit } from "../../../../operators/delivery/flow/tokenBucket.js";
 import { testScheduler } from "../../../helpers/marbles.js";
 
@@ -220,12 +222,5 @@ describe("SendShaper (marbles)", () => {
       const s = shaper(asyncScheduler, { perBot: perSecond }, { bot: slow });
       expectObservable(merge(turn(s, ["x1"]), turn(s, ["y1"]))).toBe("1100ms a 1099ms (b|)", { a: "y1", b: "x1" });
     });
-  });
-});
-
-describe("sendClassOf", () => {
-  it("groups are group and supergroup channels; proactive events are not replies to people", () => {
-    expect(sendClassOf({ channel: { id: "1", type: "supergroup" } })).toEqual({ group: true, human: true });
-    expect(sendClassOf({ channel: { id: "1", type: "dm" }, proactive: true })).toEqual({ group: false, human: false });
   });
 });
