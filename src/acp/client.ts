@@ -1,20 +1,23 @@
-import { Observable, type Subscriber } from "rxjs";
+import type { Observable, Subscriber } from "rxjs";
 import { z } from "zod";
 import type { Logger } from "../log/logger.js";
 import type { AgentExitCause } from "../metrics/instruments.js";
-import type { AgentEvent, TokenUsage } from "../../operators/delivery/agentEvent.js";
+import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { Redact } from "../../operators/delivery/text/redactSecrets.js";
 import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
-import { isPlainText, untrustedName } from "../../operators/ingress/untrustedText.js";
+import { isPlainText } from "../../operators/ingress/untrustedText.js";
 import type { AgentConfig } from "../config/index.js";
 import { AgentProcess } from "./agentProcess.js";
 import { agentRequestAnswerer } from "./agentRequests.js";
 import { JsonRpcConnection } from "./connection.js";
-import type { McpCapabilities, McpServerEntry } from "./mcpServers.js";
-import { AcpProtocolError, AgentDiedError, AgentExitedError, HardTimeoutError } from "./errors.js";
+import { AcpProtocolError } from "./errors.js";
+import { initialize, type InitializedAgent } from "./initialize.js";
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
-import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
+import type { McpCapabilities, McpServerEntry } from "./mcpServers.js";
+import { promptTurn, type PromptOptions } from "./promptTurn.js";
 import { SessionTurns } from "./pool/sessionTurns.js";
+import { routeSessionUpdate, type SessionUpdateRouting } from "./sessionUpdateRouting.js";
+import { withExitStatus } from "./withExitStatus.js";
 
 export type { ContentBlock };
 
@@ -37,38 +40,15 @@ export interface AcpClientOptions {
   readonly redact?: Redact;
 }
 
-export interface PromptOptions {
-  /** `[pool] prompt_hard_timeout_secs`: past it the turn is cancelled. */
-  readonly hardTimeoutMs: number;
-  /** `[pool] hung_grace_secs`: how long a cancelled hung turn may take to answer before the agent is killed. */
-  readonly hungGraceMs: number;
-  /** `[pool] liveness_check_secs`: how often a running turn checks that the agent is alive. */
-  readonly livenessMs: number;
-}
-
 export interface SessionInfo {
   readonly sessionId: string;
   readonly configOptions: readonly unknown[];
 }
 
-// Read leniently: a malformed `mcpCapabilities` only means the agent gets no HTTP server offered.
-const mcpCapabilities = z.looseObject({ http: z.boolean().optional() }).nullish().catch(undefined);
-const initializeResult = z.looseObject({
-  protocolVersion: z.number(),
-  agentCapabilities: z
-    .looseObject({ loadSession: z.boolean().optional(), mcpCapabilities: mcpCapabilities })
-    .optional(),
-  agentInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
-});
 // The session id is logged and sent back as it is, so it must be plain text already (no control
 // characters, at most 500 chars): an agent that picks another cannot be held to a session.
 const newSessionResult = z.looseObject({ sessionId: z.string().min(1).refine((id) => isPlainText(id)), configOptions: z.array(z.unknown()).optional() });
-const promptResult = z.looseObject({
-  stopReason: z.string(),
-  usage: z.looseObject({ inputTokens: z.number().optional(), outputTokens: z.number().optional(), totalTokens: z.number().optional() }).nullish(),
-});
 
-/** Distinct refused methods remembered (each warned about once). */
 /**
  * The client side of ACP v1 for one agent process: initialize, sessions, prompt turns as
  * Observables of typed events in wire order, and OpenAB's answers to the agent's requests
@@ -86,21 +66,21 @@ export class AcpClient {
   /** Which turn owns each session's updates. */
   readonly #turns = new SessionTurns<Subscriber<AgentEvent>>();
   readonly #replaying = new Set<string>();
+  /** Where the agent's `session/update`s go: built once, not per update. */
+  readonly #routing: SessionUpdateRouting;
   /** Answers the agent's requests (permissions by `[agent] permission_mode`; -32601 for the rest). */
   readonly #answerAgent: (method: string, params: unknown) => unknown;
-  readonly #redact: Redact | undefined;
 
-  private constructor(process: AgentProcess, connection: JsonRpcConnection, init: z.infer<typeof initializeResult>, options: AcpClientOptions, logger: Logger) {
+  private constructor(process: AgentProcess, connection: JsonRpcConnection, agent: InitializedAgent, options: AcpClientOptions, logger: Logger) {
     this.process = process;
     this.#connection = connection;
     this.#logger = logger;
     this.#sessionNewMs = options.timeouts?.sessionNewMs ?? 120_000;
     this.#requestMs = options.timeouts?.requestMs ?? 30_000;
-    this.#redact = options.redact;
-    const reportedName = init.agentInfo?.name;
-    this.agentName = reportedName === undefined ? options.agent.command : untrustedName(reportedName);
-    this.supportsLoadSession = init.agentCapabilities?.loadSession === true;
-    this.mcpCapabilities = { http: init.agentCapabilities?.mcpCapabilities?.http === true };
+    this.#routing = { turns: this.#turns, replaying: this.#replaying, logger, redact: options.redact };
+    this.agentName = agent.agentName;
+    this.supportsLoadSession = agent.supportsLoadSession;
+    this.mcpCapabilities = agent.mcpCapabilities;
     this.#answerAgent = agentRequestAnswerer({
       // Absent in a hand-built AgentConfig: OpenAB's rule.
       permissionMode: options.agent.permission_mode ?? "allow_always",
@@ -130,21 +110,10 @@ export class AcpClient {
       },
     });
     try {
-      const raw = await connection.request(
-        "initialize",
-        {
-          protocolVersion: 1,
-          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-          clientInfo: { name: "turnstream", version: options.clientVersion ?? "0.0.0" },
-        },
-        options.timeouts?.requestMs ?? 30_000,
-      );
-      const init = initializeResult.safeParse(raw);
-      if (!init.success) throw new AcpProtocolError("initialize", "a malformed result");
-      if (init.data.protocolVersion !== 1) throw new AcpProtocolError("initialize", `protocol version ${init.data.protocolVersion}`);
-      client = new AcpClient(agentProcess, connection, init.data, options, logger);
-      const ready = client;
-      connection.notifications.subscribe((notification) => ready.#route(notification.method, notification.params));
+      const agent = await initialize(connection, { command: options.agent.command, clientVersion: options.clientVersion, requestMs: options.timeouts?.requestMs ?? 30_000 });
+      client = new AcpClient(agentProcess, connection, agent, options, logger);
+      const routing = client.#routing;
+      connection.notifications.subscribe((notification) => routeSessionUpdate(notification.method, notification.params, routing));
       logger.info({ agent: client.agentName, loadSession: client.supportsLoadSession }, "agent initialized");
       return client;
     } catch (err) {
@@ -197,69 +166,7 @@ export class AcpClient {
    * `hungGraceMs`). Unsubscribing early cancels the turn.
    */
   prompt(sessionId: string, prompt: readonly ContentBlock[], options: PromptOptions): Observable<AgentEvent> {
-    return new Observable<AgentEvent>((subscriber) => {
-      const turn = this.#turns.open(sessionId, subscriber);
-      if (turn === undefined) {
-        subscriber.error(new Error(`a turn is already running on session ${sessionId}`));
-        return;
-      }
-      let settled = false;
-      let answered = false;
-      let timedOut = false;
-      const timers: NodeJS.Timeout[] = [];
-      const settle = (): boolean => {
-        if (settled) return false;
-        settled = true;
-        timers.forEach(clearTimeout); // clears the liveness interval too (one Timeout class in Node)
-        this.#turns.detach(turn); // from here on, the session's updates are no longer this turn's
-        return true;
-      };
-      // The agent answered the prompt (or never will: the connection closed). Runs synchronously
-      // when the answer is read, so an update in the same read after it is already late.
-      const answer = () => {
-        if (answered) return;
-        answered = true;
-        this.#turns.answered(turn);
-      };
-      const fail = (err: unknown) => {
-        if (settle()) void withExitStatus(err, this.process).then((e) => subscriber.error(e));
-      };
-
-      this.#connection.request("session/prompt", { sessionId, prompt }, undefined, answer).then((raw) => {
-        if (timedOut) return fail(new HardTimeoutError(options.hardTimeoutMs));
-        const result = promptResult.safeParse(raw);
-        if (!result.success) return fail(new AcpProtocolError("session/prompt", "a malformed result"));
-        if (!settle()) return;
-        const usage = result.data.usage ?? undefined;
-        subscriber.next(usage === undefined ? { type: "end", stopReason: result.data.stopReason } : { type: "end", stopReason: result.data.stopReason, usage: usage as TokenUsage });
-        subscriber.complete();
-      }, (err: unknown) => {
-        answer();
-        fail(err);
-      });
-
-      timers.push(
-        setTimeout(() => {
-          timedOut = true;
-          this.#logger.warn({ reason: "hard_timeout", sessionId, hardTimeoutMs: options.hardTimeoutMs }, "turn exceeded hard timeout");
-          this.cancel(sessionId);
-          timers.push(
-            setTimeout(() => {
-              this.#logger.warn({ reason: "hung", sessionId, hungGraceMs: options.hungGraceMs }, "force-evicting hung session");
-              fail(new HardTimeoutError(options.hardTimeoutMs));
-              void this.close();
-            }, options.hungGraceMs),
-          );
-        }, options.hardTimeoutMs),
-        setInterval(() => {
-          if (!this.alive) fail(new AgentDiedError());
-        }, options.livenessMs),
-      );
-
-      return () => {
-        if (settle() && !answered) this.cancel(sessionId);
-      };
-    });
+    return promptTurn({ client: this, connection: this.#connection, turns: this.#turns, logger: this.#logger }, sessionId, prompt, options);
   }
 
   /** Terminates the agent process (SIGTERM, then SIGKILL) and fails whatever still waits on it. */
@@ -268,43 +175,9 @@ export class AcpClient {
     await this.process.terminate();
   }
 
-  #route(method: string, params: unknown): void {
-    if (method !== "session/update") {
-      this.#logger.debug({ method: untrustedName(method) }, "agent notification ignored");
-      return;
-    }
-    const parsed = sessionUpdateParams.safeParse(params);
-    if (!parsed.success) {
-      this.#logger.warn({ reason: "bad_session_update" }, "agent notification ignored");
-      return;
-    }
-    const { sessionId, update } = parsed.data;
-    if (this.#replaying.has(sessionId)) return;
-    const route = this.#turns.route(sessionId);
-    if ("drop" in route) {
-      // No running turn owns it (see SessionTurns): never delivered, to that turn or a later one.
-      // Whatever the agent put in them: an unknown session's id is not one of ours, so it is cleaned too.
-      const fields = { reason: route.drop.reason, sessionId: untrustedName(sessionId), sessionUpdate: untrustedName(update.sessionUpdate) };
-      if (route.drop.warn) this.#logger.warn(fields, "session update outside a turn");
-      else this.#logger.debug(fields, "session update outside a turn");
-      return;
-    }
-    const event = classifyUpdate(update, this.#redact);
-    if (event !== undefined) route.owner.next(event);
-  }
-
   #request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     return this.#connection.request(method, params, timeoutMs).catch(async (err: unknown) => {
       throw await withExitStatus(err, this.process);
     });
   }
-}
-
-/** Replaces a bare `AgentExitedError` with one that carries the exit code, once the process reports it. */
-async function withExitStatus(err: unknown, agentProcess: AgentProcess): Promise<unknown> {
-  if (!(err instanceof AgentExitedError) || err.exitCode !== null || err.signal !== null) return err;
-  let timer: NodeJS.Timeout | undefined;
-  const exit = await Promise.race([agentProcess.exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 500)))]);
-  clearTimeout(timer);
-  return exit === undefined ? err : new AgentExitedError(exit.code, exit.signal, { cause: err });
 }

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastValueFrom, tap, toArray } from "rxjs";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
-import { AcpClient, type PromptOptions } from "../../src/acp/client.js";
+import { AcpClient } from "../../src/acp/client.js";
 import { AcpRequestError, AgentExitedError, AgentSpawnError, HardTimeoutError } from "../../src/acp/errors.js";
+import type { PromptOptions } from "../../src/acp/promptTurn.js";
 import { agentConfig, eventually, isRunning, scratch } from "../helpers/agents.js";
 import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
 

@@ -1,16 +1,18 @@
-import { resolve as resolvePath } from "node:path";
-import { concat, defer, finalize, firstValueFrom, from, lastValueFrom, Observable, of, type ObservableInput, type Subscription } from "rxjs";
+import { firstValueFrom, from, lastValueFrom, Observable, type ObservableInput, type Subscription } from "rxjs";
 import type { Logger } from "../../log/logger.js";
-import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
 import type { AgentConfig, Config } from "../../config/index.js";
 import type { SessionStore } from "../../state/sessionStore.js";
-import { AcpClient, type AcpClientOptions, type ContentBlock, type PromptOptions } from "../client.js";
+import type { AcpClientOptions } from "../client.js";
 import { PoolClosedError, PoolWaitTimeoutError, SessionWaitCancelledError } from "../errors.js";
 import { KeyLock } from "./keyLock.js";
-import type { McpOffer, McpOffers } from "../mcpServers.js";
-import { openSession } from "./openSession.js";
+import type { McpOffers } from "../mcpServers.js";
+import type { PromptOptions } from "../promptTurn.js";
+import { closeEntry, pooledSession, type PooledSession, type PoolEntry } from "./pooledSession.js";
 import { preloadSessions } from "./preloadSessions.js";
 import { SessionSlots } from "./sessionSlots.js";
+import { spawnSession } from "./spawnSession.js";
+
+export type { PooledSession };
 
 export interface SessionPoolOptions {
   readonly agent: AgentConfig;
@@ -28,31 +30,6 @@ export interface SessionPoolOptions {
   readonly mcp?: McpOffers;
 }
 
-/** A session held for the duration of `withSession`'s work. */
-export interface PooledSession {
-  readonly key: string;
-  readonly sessionId: string;
-  /** No prompt has run on this ACP session yet: it was created (not resumed) for this turn. */
-  readonly firstPrompt: boolean;
-  /**
-   * One prompt turn's events (see `AcpClient.prompt`), led by `session_reset` when this turn runs
-   * on a fresh session because the previous one was lost.
-   */
-  prompt(blocks: readonly ContentBlock[]): Observable<AgentEvent>;
-}
-
-interface Entry {
-  readonly client: AcpClient;
-  readonly sessionId: string;
-  /** The session's MCP servers, released with it. */
-  readonly offer: McpOffer | undefined;
-  /** A prompt ran on the session (a resumed one counts as prompted). */
-  prompted: boolean;
-  lastActive: number;
-  resetPending: boolean;
-  turnRunning: boolean;
-}
-
 /**
  * Session key → a live ACP session on its own agent process. One holder per key at a time, for
  * as long as its work runs (a whole turn, delivery included). At `[pool] max_sessions` the least
@@ -64,7 +41,7 @@ export class SessionPool {
   readonly #options: SessionPoolOptions;
   readonly #logger: Logger;
   readonly #clock: { now(): number };
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, PoolEntry>();
   readonly #lock = new KeyLock();
   /** Keys whose live session went away without a reset: their next session shows the reset notice. */
   readonly #lost = new Set<string>();
@@ -120,7 +97,7 @@ export class SessionPool {
       let release: (() => void) | undefined;
       let inner: Subscription | undefined;
       const unsubscribed = new AbortController();
-      const finish = (entry: Entry) => {
+      const finish = (entry: PoolEntry) => {
         entry.lastActive = this.#clock.now();
         release?.();
       };
@@ -136,7 +113,7 @@ export class SessionPool {
           const entry = await this.#ensure(key, unsubscribed.signal);
           if (unsubscribed.signal.aborted) return finish(entry);
           entry.lastActive = this.#clock.now();
-          inner = from(work(this.#session(key, entry))).subscribe({
+          inner = from(work(pooledSession(key, entry, this.#promptOptions, this.#clock))).subscribe({
             next: (value) => subscriber.next(value),
             error: (err: unknown) => {
               finish(entry);
@@ -243,33 +220,11 @@ export class SessionPool {
     await Promise.all(entries.map((entry) => closeEntry(entry)));
   }
 
-  #session(key: string, entry: Entry): PooledSession {
-    return {
-      key,
-      sessionId: entry.sessionId,
-      firstPrompt: !entry.prompted,
-      prompt: (blocks) =>
-        defer(() => {
-          entry.prompted = true;
-          const reset = entry.resetPending;
-          entry.resetPending = false;
-          entry.turnRunning = true;
-          const turn = entry.client.prompt(entry.sessionId, blocks, this.#promptOptions);
-          return (reset ? concat(of<AgentEvent>({ type: "session_reset" }), turn) : turn).pipe(
-            finalize(() => {
-              entry.turnRunning = false;
-              entry.lastActive = this.#clock.now();
-            }),
-          );
-        }),
-    };
-  }
-
   /**
    * The key's live session: the existing one, or a resumed or new one on a fresh agent process
    * (only a resumed one when `mustResume`: see `restore`).
    */
-  async #ensure(key: string, signal: AbortSignal, mustResume = false): Promise<Entry> {
+  async #ensure(key: string, signal: AbortSignal, mustResume = false): Promise<PoolEntry> {
     if (this.#closed) throw new PoolClosedError();
     const existing = this.#entries.get(key);
     if (existing !== undefined) {
@@ -279,42 +234,26 @@ export class SessionPool {
       void this.#retire(existing);
     }
     await this.#slot(key, signal);
-    let client: AcpClient | undefined;
-    let offer: McpOffer | undefined;
-    try {
-      const { agent, env, logger, store } = this.#options;
-      client = await AcpClient.start({ agent, env, logger, ...this.#options.client });
-      offer = this.#options.mcp?.offer(key, client.mcpCapabilities);
-      const { sessionId, resumed, hadSaved } = await openSession(client, {
-        key,
-        cwd: resolvePath(agent.working_dir),
-        servers: offer?.servers ?? [],
-        store,
-        defaultOptions: this.#options.pool.default_config_options,
-        logger: this.#logger,
-        mustResume,
-      });
-      if (this.#closed) throw new PoolClosedError();
-      const entry: Entry = {
-        client,
-        sessionId,
-        offer,
-        prompted: resumed,
-        lastActive: this.#clock.now(),
-        resetPending: !resumed && (hadSaved || this.#lost.has(key)),
-        turnRunning: false,
-      };
-      this.#lost.delete(key);
-      this.#entries.set(key, entry);
-      return entry;
-    } catch (err) {
-      offer?.release();
+    return spawnSession(key, this.#options, {
+      mustResume,
+      adopt: ({ client, sessionId, offer, resumed, hadSaved }) => {
+        if (this.#closed) throw new PoolClosedError();
+        const entry: PoolEntry = {
+          client,
+          sessionId,
+          offer,
+          prompted: resumed,
+          lastActive: this.#clock.now(),
+          resetPending: !resumed && (hadSaved || this.#lost.has(key)),
+          turnRunning: false,
+        };
+        this.#lost.delete(key);
+        this.#entries.set(key, entry);
+        return entry;
+      },
       // The slot is free once the agent that failed is gone.
-      const closed = client?.close() ?? Promise.resolve();
-      this.#slots.freeWhen(closed);
-      await closed;
-      throw err;
-    }
+      closing: (closed) => this.#slots.freeWhen(closed),
+    });
   }
 
   /** Waits for one of the `max_sessions` slots, logging a wait that timed out or was called off. */
@@ -354,15 +293,9 @@ export class SessionPool {
   }
 
   /** Closes a session already removed from the pool; its slot is free once the agent is gone. */
-  #retire(entry: Entry): Promise<void> {
+  #retire(entry: PoolEntry): Promise<void> {
     const closed = closeEntry(entry);
     this.#slots.freeWhen(closed);
     return closed;
   }
-}
-
-/** Ends a session removed from the pool: its MCP servers stop serving it, then its agent goes. */
-function closeEntry(entry: Entry): Promise<void> {
-  entry.offer?.release();
-  return entry.client.close();
 }
