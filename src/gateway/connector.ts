@@ -1,5 +1,3 @@
-import { isUtf8 } from "node:buffer";
-import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { BehaviorSubject, filter, firstValueFrom, map, Subject, takeUntil, timeout, type Observable, type Subscription } from "rxjs";
 import WebSocket from "ws";
@@ -7,18 +5,17 @@ import type { Instruments } from "../metrics/instruments.js";
 import type { Logger } from "../log/logger.js";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
-import { parseGatewayFrame } from "../../operators/ingress/frames/gatewayFrames.js";
-import { oversizeEvent } from "../../operators/ingress/frames/oversizeEvent.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import { redactUrl, urlHasToken } from "../config/index.js";
 import { FRAME_CEILING_BYTES } from "../config/sections/gateway.js";
-import { SendError, SKIPPED_MESSAGE_ID } from "../wire/index.js";
+import { SendError } from "../wire/index.js";
+import { charsPerMessage } from "./charsPerMessage.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
-import { ackPolicy } from "./ackPolicy.js";
-import { legacySent, PendingAcks } from "./pendingAcks.js";
+import { receiveFrame, type FrameSink } from "./receiveFrame.js";
 import { defaultBackoff, planReconnect, type BackoffPolicy } from "./reconnectBackoff.js";
-import { gatewayUrl, replyFrame } from "./replyFrame.js";
+import { gatewayUrl } from "./replyFrame.js";
+import { ReplyWriter } from "./replyWriter.js";
 
 export interface GatewayConnectorOptions {
   readonly url: string;
@@ -60,12 +57,16 @@ const maxMissedPongs = 2;
 export class GatewayConnector {
   readonly #options: GatewayConnectorOptions;
   readonly #events = new Subject<GatewayEvent>();
-  readonly #pending: PendingAcks;
+  readonly #writer: ReplyWriter;
   readonly #connected = new BehaviorSubject(false);
   #socket: WebSocket | undefined;
   #hello: GatewayHello | undefined;
-  /** Platforms already warned about on this connection (see `#noteUnackedOrdering`). */
-  readonly #unackedNoted = new Set<string>();
+  /** Where `receiveFrame` hands each usable frame. */
+  readonly #frames: FrameSink = {
+    event: (event) => this.#events.next(event),
+    response: (response) => this.#writer.acknowledge(response),
+    hello: (hello) => this.#negotiate(hello),
+  };
   readonly #backoff: BackoffPolicy;
   #backoffMs: number;
   #reconnect: NodeJS.Timeout | undefined;
@@ -80,7 +81,7 @@ export class GatewayConnector {
 
   constructor(options: GatewayConnectorOptions) {
     this.#options = options;
-    this.#pending = new PendingAcks(options.logger);
+    this.#writer = new ReplyWriter(options);
     this.#backoff = { ...defaultBackoff, ...options.backoff };
     this.#backoffMs = this.#backoff.initialMs;
   }
@@ -106,18 +107,9 @@ export class GatewayConnector {
     });
   }
 
-  /**
-   * Characters per message on `platform`: OpenAB's legacy 4096 without a handshake, else the hello's
-   * `message_limit`. A limit in bytes becomes max / 4 characters (a code point is at most 4 bytes in
-   * UTF-8 and in UTF-16), so a split never exceeds it. `unlimited` is a count no text reaches (a
-   * split needs an integer): never split.
-   */
+  /** Characters per message on `platform` (see `charsPerMessage`). */
   messageLimit(platform: string): number {
-    const caps = this.capabilities(platform);
-    if (caps === undefined) return 4096;
-    if (caps.messageLimitUnit === "unlimited") return Number.MAX_SAFE_INTEGER;
-    if (caps.messageLimitUnit === "bytes" || caps.messageLimitUnit === "utf16_bytes") return Math.max(1, Math.floor(caps.messageLimit / 4));
-    return caps.messageLimit;
+    return charsPerMessage(this.capabilities(platform));
   }
 
   /**
@@ -147,51 +139,7 @@ export class GatewayConnector {
   }
 
   #post(socket: WebSocket, message: OutboundMessage, options: { readonly wantAck: boolean }, waitedMs: number): Promise<SendReceipt> {
-    const policy = ackPolicy(message, this.capabilities(message.platform), options.wantAck);
-    switch (policy.kind) {
-      case "skip":
-        return Promise.resolve(reactionSkipped);
-      case "unsupported":
-        return Promise.reject(new SendError("unsupported", policy.detail));
-      case "write":
-        if (policy.unacked) this.#noteUnackedOrdering(message.platform);
-        return this.#write(socket, message);
-      case "ask":
-        return this.#ask(socket, message, policy.required, waitedMs);
-    }
-  }
-
-  /** Writes a frame with a `request_id` and settles with the gateway's ack. */
-  #ask(socket: WebSocket, message: OutboundMessage, required: boolean, waitedMs: number): Promise<SendReceipt> {
-    const requestId = `req_${randomUUID()}`;
-    let frame: string;
-    try {
-      frame = replyFrame(message, requestId);
-    } catch (err) {
-      return Promise.reject(unwritable(err));
-    }
-    const timeoutMs = Math.max(0, (required ? this.#options.requiredAckTimeoutMs : this.#options.legacyAckTimeoutMs) - waitedMs);
-    // The waiter exists before the frame leaves, so even an instant ack finds it.
-    const acked = this.#pending.wait(requestId, required, timeoutMs);
-    socket.send(frame, (err) => {
-      if (err !== undefined && err !== null) this.#pending.writeFailed(requestId, err);
-    });
-    return acked;
-  }
-
-  /** Writes a frame that asks for no ack: settled once the socket took it. */
-  #write(socket: WebSocket, message: OutboundMessage): Promise<SendReceipt> {
-    let frame: string;
-    try {
-      frame = replyFrame(message, undefined);
-    } catch (err) {
-      return Promise.reject(unwritable(err));
-    }
-    return new Promise((resolve, reject) =>
-      socket.send(frame, (err) =>
-        err === undefined || err === null ? resolve(legacySent) : reject(new SendError("write_failed", "writing to the gateway failed", { cause: err })),
-      ),
-    );
+    return this.#writer.post(socket, message, this.capabilities(message.platform), options, waitedMs);
   }
 
   /** Stops reconnecting and closes the socket; waiting sends settle as if the channel closed. */
@@ -216,7 +164,7 @@ export class GatewayConnector {
     const { logger } = this.#options;
     // Every frame up to the ceiling is read whole, so one over `maxFrameBytes` costs its own event at most.
     const ceilingBytes = this.#options.frameCeilingBytes ?? FRAME_CEILING_BYTES;
-    // ws closes the whole connection (1007) on a text frame that is not UTF-8: `#receive` drops that frame alone.
+    // ws closes the whole connection (1007) on a text frame that is not UTF-8: `receiveFrame` drops that frame alone.
     const socket = new WebSocket(gatewayUrl(this.#options.url, this.#options.token), { maxPayload: ceilingBytes, skipUTF8Validation: true });
     this.#socket = socket;
     let openedAt: number | undefined;
@@ -225,7 +173,7 @@ export class GatewayConnector {
     socket.on("open", () => {
       openedAt = performance.now();
       this.#hello = undefined;
-      this.#unackedNoted.clear();
+      this.#writer.connectionOpened();
       this.#connected.next(true);
       // Never the token or user info, whether configured as gateway.token or written into gateway.url.
       logger.info({ url: redactUrl(this.#options.url) }, "connected to gateway");
@@ -234,7 +182,7 @@ export class GatewayConnector {
       socket.send(clientHelloFrame(this.#options.clientVersion));
     });
     socket.on("message", (data: WebSocket.RawData, isBinary: boolean) => {
-      if (!isBinary) this.#receive(data);
+      if (!isBinary) receiveFrame(data, this.#options, this.#frames);
     });
     socket.on("error", (err) => {
       // ws closes the connection (1009) on a message past `maxPayload`: nothing else can skip it.
@@ -247,7 +195,7 @@ export class GatewayConnector {
       watch?.unsubscribe();
       this.#connected.next(false);
       this.#hello = undefined;
-      this.#pending.connectionClosed(abandoned);
+      this.#writer.connectionClosed(abandoned);
       if (this.#closing) return;
       const end = openedAt === undefined ? { opened: false as const } : { opened: true as const, upMs: Math.round(performance.now() - openedAt) };
       const plan = planReconnect(this.#backoffMs, end, this.#backoff);
@@ -274,76 +222,11 @@ export class GatewayConnector {
     });
   }
 
-  #receive(data: WebSocket.RawData): void {
-    const { logger } = this.#options;
-    // A text frame comes as one Buffer (ws's default binaryType): read in place, not copied.
-    const raw = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-    if (!isUtf8(raw)) {
-      logger.warn({ reason: "not_utf8", detail: "a text frame that is not valid UTF-8", bytes: raw.length }, "gateway frame dropped");
-      this.#options.instruments?.events("invalid");
-      return;
-    }
-    const frame = parseGatewayFrame(raw, this.#options.maxFrameBytes);
-    if (frame.kind === "rejected" && frame.reason === "too_large") {
-      this.#receiveOversize(raw);
-      return;
-    }
-    switch (frame.kind) {
-      case "event":
-        this.#events.next(frame.event);
-        return;
-      case "response":
-        this.#pending.acknowledge(frame.response);
-        return;
-      case "hello":
-        this.#negotiate(frame.hello);
-        return;
-      case "rejected":
-        if (frame.reason === "invalid_hello") this.#negotiate(undefined);
-        else {
-          logger.warn({ reason: frame.reason, detail: frame.detail, bytes: raw.length }, "gateway frame dropped");
-          // A malformed ack is not an event; any other unusable frame is counted as one the broker could not read.
-          if (frame.reason !== "invalid_response") this.#options.instruments?.events("invalid");
-        }
-        return;
-    }
-  }
-
-  /** A frame over `maxFrameBytes`: its event without the inline attachments that made it too big, or dropped. */
-  #receiveOversize(raw: Buffer): void {
-    const { logger, maxFrameBytes } = this.#options;
-    const kept = oversizeEvent(raw, maxFrameBytes);
-    if (kept.kind === "rejected") {
-      logger.warn({ reason: kept.reason, detail: kept.detail, bytes: raw.length }, "gateway frame dropped");
-      this.#options.instruments?.events("invalid");
-      return;
-    }
-    logger.warn(
-      { reason: "frame_too_large", bytes: raw.length, maxFrameBytes, attachments: kept.attachments, event_id: kept.event.event_id },
-      "gateway frame over max_frame_bytes; its inline attachments not delivered",
-    );
-    this.#events.next(kept.event);
-  }
-
   /** A hello that does not negotiate leaves the connection as it was (legacy mode, unless an earlier hello negotiated). */
   #negotiate(hello: GatewayHello | undefined): void {
     const accepted = acceptHello(hello, this.#options.logger);
     if (accepted !== undefined) this.#hello = accepted;
   }
-
-  #noteUnackedOrdering(platform: string): void {
-    if (this.#unackedNoted.has(platform)) return;
-    this.#unackedNoted.add(platform);
-    this.#options.logger.warn({ reason: "no_send_ack", platform }, "gateway does not ack sends; bubble order relies on the socket");
-  }
-}
-
-/** The receipt of a reaction the gateway's hello said the platform cannot show: nothing was posted. */
-const reactionSkipped: SendReceipt = { messageId: SKIPPED_MESSAGE_ID };
-
-/** Whatever a beforeSend stage handed on: a rejection, never a throw into the caller's stream. */
-function unwritable(cause: unknown): SendError {
-  return new SendError("write_failed", "the message cannot be written as a reply frame", { cause });
 }
 
 function disconnected(cause?: unknown): SendError {
