@@ -1,6 +1,7 @@
-import { BreakScan, codePointWidth, CR, isHighSurrogate, isLowSurrogate, isSpace, LF, type Fence } from "./breakScan.js";
-
-export type BreakPreference = "paragraph" | "newline" | "sentence";
+import { BreakScan, codePointWidth, CR, isSpace, LF, type Fence } from "./breakScan.js";
+import { closeLine, reopenLine } from "./fenceLines.js";
+import { clusterEnd } from "./graphemeBoundary.js";
+import { firstPreferredBreak, lastPreferredBreak, type BreakPreference } from "./preferredBreak.js";
 
 /**
  * Where a cut that must fall inside a code fence falls: `line`, at the end of the last code line
@@ -108,12 +109,12 @@ export class BlockChunker {
         continue;
       }
       // A reopened fence's rest goes alone up to the first break after it (OpenClaw's forced pick).
-      const cut = this.#reopen === "" ? undefined : this.#firstBreak();
-      if (cut === undefined) {
+      const at = this.#reopen === "" ? -1 : firstPreferredBreak(this.#scan, this.#preference, this.#start);
+      if (at === -1) {
         this.#emit(this.#reopen + this.#slice(this.#start, end), blocks);
         break;
       }
-      this.#cut(cut, blocks);
+      this.#cut({ kind: "break", at }, blocks);
     }
     this.#reset();
     return blocks;
@@ -131,26 +132,8 @@ export class BlockChunker {
 
   /** The block ending at the last break in the window at which it has `minChars`. */
   #lastBreak(windowEnd: number, minChars: number): Cut {
-    const scan = this.#scan;
-    const start = this.#start;
-    const shortest = start + minChars - this.#reopen.length;
-    const first = Math.max(start + 1, shortest);
-    const preference = this.#preference;
-    if (preference === "paragraph") {
-      const at = scan.paragraphs.last(first, windowEnd - 2); // both newlines inside the window
-      if (at !== -1) return { kind: "break", at };
-    }
-    if (preference !== "sentence") {
-      const at = scan.newlines.last(first, windowEnd - 1);
-      if (at !== -1) return { kind: "break", at };
-    }
-    if (preference !== "newline") {
-      const at = scan.sentences.last(Math.max(start + 1, shortest + 1), windowEnd); // the mark itself at ≥ minChars
-      if (at !== -1) return { kind: "break", at };
-    }
-    const space = scan.spaces.last(first, windowEnd - 1);
-    if (space !== -1) return { kind: "break", at: space };
-    return this.#hardCut(windowEnd);
+    const at = lastPreferredBreak(this.#scan, this.#preference, this.#start, this.#start + minChars - this.#reopen.length, windowEnd);
+    return at === -1 ? this.#hardCut(windowEnd) : { kind: "break", at };
   }
 
   /** No break in the window: cut at its end, closing a fence the cut falls in. */
@@ -189,27 +172,6 @@ export class BlockChunker {
     const end = this.#charAt(lf - 1) === CR ? lf - 1 : lf;
     // Linear: the text read is the block's.
     return { end, resume: lf + 1, blank: !/\S/.test(this.#slice(from, end)) };
-  }
-
-  /** Flush of a reopened fence's rest: the first paragraph or line end after it, or the last sentence end. */
-  #firstBreak(): Cut | undefined {
-    const scan = this.#scan;
-    const first = this.#start + 1;
-    const end = scan.length;
-    const preference = this.#preference;
-    if (preference === "paragraph") {
-      const at = scan.paragraphs.first(first, end - 2);
-      if (at !== -1) return { kind: "break", at };
-    }
-    if (preference !== "sentence") {
-      const at = scan.newlines.first(first, end - 1);
-      if (at !== -1) return { kind: "break", at };
-    }
-    if (preference !== "newline") {
-      const at = scan.sentences.last(first, end);
-      if (at !== -1) return { kind: "break", at };
-    }
-    return undefined;
   }
 
   #cut(cut: Cut, blocks: string[]): void {
@@ -262,22 +224,9 @@ export class BlockChunker {
     this.#settleStart();
   }
 
-  /** The last grapheme boundary in (start, to], else the last code point boundary there, else start. */
+  /** `clusterEnd` of the block, at offsets into the whole text (`#text` ends where the scan does). */
   #clusterEnd(to: number): number {
-    const start = this.#start;
-    if (to <= start) return start;
-    if (to >= this.#scan.length) return this.#scan.length;
-    const before = this.#charAt(to - 1);
-    const after = this.#charAt(to);
-    if (before < 0x80 && after < 0x80 && !(before === CR && after === LF)) return to;
-    // From the block's start (a boundary) to one code point past `to`: enough to settle `to`.
-    const window = this.#slice(start, to + 2);
-    const cluster = segmenter.segment(window).containing(to - start);
-    const boundary = start + (cluster?.index ?? to - start);
-    if (boundary > start) return boundary;
-    // One cluster wider than the room (a long ZWJ sequence, a run of marks): cut it between code points.
-    const inPair = isHighSurrogate(before) && isLowSurrogate(after);
-    return inPair ? Math.max(start, to - 1) : to;
+    return this.#base + clusterEnd(this.#text, this.#start - this.#base, to - this.#base);
   }
 
   #charAt(at: number): number {
@@ -314,16 +263,3 @@ type Cut =
   | { readonly kind: "split"; readonly at: number; readonly resume?: number; readonly fence: Fence; readonly reopen: string }
   | { readonly kind: "skip"; readonly at: number; readonly fence: Fence; readonly reopen: string }
   | { readonly kind: "fenceEnd"; readonly fence: Fence };
-
-/** What a block continuing `fence` opens with: its opener line, else the bare marker, else nothing fits. */
-function reopenLine(fence: Fence, maxChars: number): string | undefined {
-  const bare = closeLine(fence);
-  if (bare.length * 2 + 3 > maxChars) return undefined;
-  return fence.openLine.length + bare.length + 3 <= maxChars ? fence.openLine : bare;
-}
-
-function closeLine(fence: Fence): string {
-  return fence.indent + fence.marker;
-}
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
