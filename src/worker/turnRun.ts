@@ -1,28 +1,26 @@
-import { from, Subscription, tap, type Observable, type Observer, type SchedulerLike, type Unsubscribable } from "rxjs";
+import { from, Subscription, type Observable, type Observer, type SchedulerLike, type Unsubscribable } from "rxjs";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
-import { triageEvent } from "../../operators/triage/triageEvent.js";
-import { triageNow } from "../../operators/triage/triageNow.js";
 import { triageLogLine } from "../../operators/triage/triageLog.js";
 import type { TriageVerdict } from "../../operators/triage/triageVerdict.js";
-import { PoolWaitTimeoutError } from "../acp/errors.js";
 import type { Bus, DurableMessage } from "../bus/bus.js";
 import type { Logger } from "../log/logger.js";
 import { levelsOf, type LevelsWritten } from "../log/levelsWritten.js";
-import { noInstruments, type Instruments, type TurnOutcome } from "../metrics/instruments.js";
-import { StageError } from "../pipeline/errors.js";
+import { noInstruments, type Instruments } from "../metrics/instruments.js";
+import type { StageError } from "../pipeline/errors.js";
 import type { Pipeline, StageObserver } from "../pipeline/pipeline.js";
-import type { Send, SendOptions } from "../pipeline/send.js";
-import { sendClassOf } from "../../operators/delivery/flow/sendShaper.js";
+import type { Send } from "../pipeline/send.js";
 import type { DeliveryLedger } from "../state/deliveryLedger.js";
-import { isStateOutage } from "../state/errors.js";
 import type { SettledTurn, TurnTriage } from "../turn/turn.js";
-import { collected } from "../turn/collectedTurn.js";
 import { AlreadyDeliveredError, NoAgentError } from "../turn/errors.js";
 import type { TurnBatch, TurnContext, TurnFact, TurnHandler } from "../turn/turn.js";
 import { triageLogMessage } from "../turn/triageLogMessages.js";
-import { completeInLedger, ledgerKey, ledgerSend } from "../turn/turnLedger.js";
+import { completeInLedger, ledgerKey } from "../turn/turnLedger.js";
+import { AckedSends, classedSend, turnSender } from "./turnSender.js";
+import { defersTurn, eventFate, failureReason, turnOutcome } from "./turnSettlement.js";
+import { turnBatchOf, turnEventOf, type TurnShape } from "./turnShape.js";
+import { triageTurnEvent } from "./turnTriage.js";
 
 export interface TurnRunOptions {
   readonly bus: Bus;
@@ -48,19 +46,6 @@ export interface TurnRunOptions {
 
 /** How a turn ended: its events settled (acked), or deferred — nothing settled, run it again later. */
 export type TurnEnd = "settled" | "deferred";
-
-/** Summary lines of messages the queue cap dropped, and whether to mark a recovered re-run. */
-export interface TurnShape {
-  readonly dropped: readonly string[];
-  readonly marked: boolean;
-  /** When the oldest of the turn's events reached this worker (bus clock, ms): where its first message is timed from. */
-  readonly receivedAt?: number;
-  /**
-   * Under OpenAB batching: the lane and when each message reached the worker (bus clock). The turn
-   * then runs on its last message with the others as its batch, instead of OpenClaw's collect prompt.
-   */
-  readonly batch?: { readonly laneKey: string; readonly receivedAt: readonly number[] };
-}
 
 /**
  * One turn on the worker, from `beforeDispatch` to the acks, driven by callbacks so an event costs
@@ -118,9 +103,8 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   #statusSend: Send | undefined;
   #keys: readonly string[] | undefined;
   #handlerObserver: Partial<Observer<unknown>> | undefined;
-  #delivered = 0;
-  /** When the turn's last new message was acked (for the gap to the next one); undefined before its first. */
-  #lastMessageAt: number | undefined;
+  /** Made with the turn's `send`: what of it the gateway acked. */
+  #acked: AckedSends | undefined;
   /** What became of the turn's events, for the counts: a handler ran, triage suppressed it, the handler skipped a redelivery, the agent ended in an error. */
   #handled = false;
   #suppressed = false;
@@ -139,25 +123,8 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#levels = options.levels ?? levelsOf(options.logger);
     this.#timed = (options.instruments !== undefined && options.instruments !== noInstruments) || this.#levels.error;
     this.#startedAt = this.#timed || shape.batch !== undefined ? options.bus.scheduler.now() : 0;
-    const last = (messages[messages.length - 1] as DurableMessage<GatewayEvent>).data;
-    if (shape.batch !== undefined) {
-      const { laneKey, receivedAt } = shape.batch;
-      this.#event = last;
-      this.#batch = {
-        earlier: messages.slice(0, -1).map((message) => message.data),
-        dropped: shape.dropped,
-        laneKey,
-        waitMs: receivedAt.map((at) => this.#startedAt - at),
-      };
-    } else {
-      this.#event =
-        messages.length === 1 && shape.dropped.length === 0
-          ? last
-          : collected(
-              messages.map((message) => message.data),
-              shape.dropped,
-            );
-    }
+    this.#event = turnEventOf(messages, shape);
+    this.#batch = turnBatchOf(messages, shape, this.#startedAt);
     this.#key = sessionKey(this.#event);
   }
 
@@ -201,7 +168,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   }
 
   get sendStatus(): Send {
-    return (this.#statusSend ??= this.#shaped());
+    return (this.#statusSend ??= classedSend(this.#options.send, this.#event));
   }
 
   note(fact: TurnFact): void {
@@ -222,24 +189,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
       this.#handle(event);
       return;
     }
-    // A store in this process's memory decides within the call: no stream per proactive event.
-    let verdict: TriageVerdict | undefined;
-    try {
-      verdict = triageNow(event, triage);
-    } catch (err) {
-      this.#end(false, err);
-      return;
-    }
-    if (verdict !== undefined) {
-      this.#triaged(event, verdict);
-      return;
-    }
-    this.#keep(
-      triageEvent(event, triage).subscribe({
-        next: (verdict) => this.#triaged(event, verdict),
-        error: (err: unknown) => this.#end(false, err),
-      }),
-    );
+    this.#keep(triageTurnEvent(event, triage, (verdict) => this.#triaged(event, verdict), (err) => this.#end(false, err)));
   }
 
   error(err: StageError): void {
@@ -251,33 +201,12 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#endIfIdle();
   }
 
-  /** The broker's send, told what the turn's sends are for their rate limits (a reply to a person or proactive, in a group or not). */
-  #shaped(): Send {
-    const { send } = this.#options;
-    const sendClass = sendClassOf(this.#event);
-    const classed: SendOptions = { sendClass };
-    return (message, options) => send(message, options === undefined ? classed : { ...options, sendClass });
-  }
-
-  /** Counts what reached the gateway (a deferral is only safe when nothing did), recording it in the ledger when there is one. */
+  /** The handler's `send`: classed for rate limits, counted as the gateway acks it, kept in the ledger when there is one. */
   #sender(): Send {
-    const { ledger, bus, messageLimit } = this.#options;
-    const shaped = this.#shaped();
-    const counted: Send = (message, options) => shaped(message, options).pipe(tap(() => this.#counted(message.command === undefined)));
-    if (ledger === undefined) return counted;
-    return ledgerSend(counted, { ledger, keys: this.#ledgerKeys(), marked: this.#shape.marked, now: () => bus.scheduler.now(), messageLimit, logger: this.logger });
-  }
-
-  /** One send of the turn acked: the first times the turn's first message, each further new message the gap since the last. */
-  #counted(newMessage: boolean): void {
-    const { instruments = noInstruments, bus } = this.#options;
-    this.#delivered += 1;
-    if (instruments === noInstruments) return;
-    const now = bus.scheduler.now();
-    if (this.#delivered === 1) instruments.firstMessage((now - (this.#shape.receivedAt ?? this.#startedAt)) / 1000);
-    if (!newMessage) return;
-    if (this.#lastMessageAt !== undefined) instruments.bubbleGap((now - this.#lastMessageAt) / 1000);
-    this.#lastMessageAt = now;
+    const { send, ledger, bus, messageLimit, instruments = noInstruments } = this.#options;
+    const acked = (this.#acked = new AckedSends(instruments, bus.scheduler, this.#shape.receivedAt ?? this.#startedAt));
+    const kept = ledger === undefined ? undefined : { ledger, keys: this.#ledgerKeys(), marked: this.#shape.marked, now: () => bus.scheduler.now(), messageLimit, logger: this.logger };
+    return turnSender(classedSend(send, this.#event), acked, kept);
   }
 
   /** The turn's events' ledger keys, spelled once for its sends and its `complete`. */
@@ -337,8 +266,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#ended = true;
     this.#work?.unsubscribe(); // a failure cancels the turn's other work (a fanned-out value's handler)
     const { ledger, retryInMs } = this.#options;
-    // Shared state was unreachable before anything reached the user: run it again later rather than lose it.
-    if (!ok && this.#delivered === 0 && isStateOutage(err)) {
+    if (defersTurn(ok, this.#acked?.count ?? 0, err)) {
       this.logger.warn({ reason: "state_unavailable", retryInMs, err }, "turn deferred");
       this.#done("deferred");
       return;
@@ -368,26 +296,11 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#done("settled");
   }
 
+  /** Once per settled turn: each of its events counts once, by what became of it, and a turn that ran (or failed to) counts as a turn. */
   #count(ok: boolean, repeated: boolean, durationMs: number): void {
-    const events = this.#messages.length;
     const { instruments = noInstruments } = this.#options;
-    const outcome: TurnOutcome = !ok ? "failed" : this.#agentError ? "agent_error" : "completed";
-    if (repeated || (this.#redelivery && ok)) countTurn(instruments, events, "duplicate", outcome, durationMs);
-    // A failure before any handler (a stage that threw, no agent wired) is a failed turn all the same.
-    else if (this.#handled || !ok) countTurn(instruments, events, "turn", outcome, durationMs);
-    else countTurn(instruments, events, this.#suppressed ? "suppressed" : "dropped", outcome, durationMs);
+    const fate = eventFate({ ok, repeated, redelivery: this.#redelivery, handled: this.#handled, suppressed: this.#suppressed });
+    instruments.events(fate, this.#messages.length);
+    if (fate === "turn") instruments.turnSettled(turnOutcome(ok, this.#agentError), durationMs / 1000);
   }
-}
-
-/** Once per settled turn: each of its events counts once, by what became of it, and a turn that ran (or failed to) counts as a turn. */
-function countTurn(instruments: Instruments, events: number, fate: "turn" | "duplicate" | "suppressed" | "dropped", outcome: TurnOutcome, durationMs: number): void {
-  instruments.events(fate, events);
-  if (fate === "turn") instruments.turnSettled(outcome, durationMs / 1000);
-}
-
-function failureReason(err: unknown): string {
-  if (err instanceof StageError) return "stage_failed";
-  if (err instanceof NoAgentError) return "no_agent";
-  if (err instanceof PoolWaitTimeoutError) return "pool_wait_timeout";
-  return "turn_failed";
 }

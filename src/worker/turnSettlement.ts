@@ -1,0 +1,44 @@
+import { PoolWaitTimeoutError } from "../acp/errors.js";
+import type { EventOutcome, TurnOutcome } from "../metrics/instruments.js";
+import { StageError } from "../pipeline/errors.js";
+import { isStateOutage } from "../state/errors.js";
+import { NoAgentError } from "../turn/errors.js";
+
+/** Shared state was unreachable before anything reached the user: run the turn again later rather than lose it (settle nothing). */
+export function defersTurn(ok: boolean, delivered: number, err: unknown): boolean {
+  return !ok && delivered === 0 && isStateOutage(err);
+}
+
+/** What became of a settled turn: whether it ended ok, was answered before, and what the run saw on the way. */
+export interface SettledFacts {
+  readonly ok: boolean;
+  /** Answered by an earlier delivery of the same event (`AlreadyDeliveredError`). */
+  readonly repeated: boolean;
+  /** The handler skipped a redelivery (`note("duplicate")`). */
+  readonly redelivery: boolean;
+  /** A handler ran. */
+  readonly handled: boolean;
+  /** Triage suppressed it. */
+  readonly suppressed: boolean;
+}
+
+/** Where a settled turn's events ended up, each counting once. */
+export function eventFate(facts: SettledFacts): Extract<EventOutcome, "turn" | "duplicate" | "suppressed" | "dropped"> {
+  if (facts.repeated || (facts.redelivery && facts.ok)) return "duplicate";
+  // A failure before any handler (a stage that threw, no agent wired) is a failed turn all the same.
+  if (facts.handled || !facts.ok) return "turn";
+  return facts.suppressed ? "suppressed" : "dropped";
+}
+
+/** A settled turn's outcome, counted when its events' fate is `turn`. */
+export function turnOutcome(ok: boolean, agentError: boolean): TurnOutcome {
+  return !ok ? "failed" : agentError ? "agent_error" : "completed";
+}
+
+/** The stable `reason` of a `turn failed` line. */
+export function failureReason(err: unknown): string {
+  if (err instanceof StageError) return "stage_failed";
+  if (err instanceof NoAgentError) return "no_agent";
+  if (err instanceof PoolWaitTimeoutError) return "pool_wait_timeout";
+  return "turn_failed";
+}
