@@ -1,5 +1,6 @@
 // The public surface of `turnstream`: create and start a broker, extend its pipeline, choose a bus.
-export { createBroker, type BrokerOptions } from "./broker/createBroker.js";
+export { createBroker } from "./broker/createBroker.js";
+export type { BrokerOptions } from "./broker/brokerOptions.js";
 export { connectBroker } from "./broker/connectBroker.js";
 export { RECOVERED_REPLY_MARKER } from "./turn/turnLedger.js";
 export { Broker, type QueuedEvent, type Role, type SettledTurn, type StopResult } from "./broker/broker.js";

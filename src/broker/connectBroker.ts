@@ -8,7 +8,10 @@ import { PartitionLeases } from "../scale/partitionLeases.js";
 import { openSharedState } from "../state/kv/sharedState.js";
 import { openSharedRates } from "../state/kv/sharedRates.js";
 import type { Broker } from "./broker.js";
-import { assembleBroker, brokerLogger, createBroker, type BrokerOptions } from "./createBroker.js";
+import { assembleBroker } from "./assembleBroker.js";
+import { brokerLogger } from "./brokerLogger.js";
+import type { BrokerOptions } from "./brokerOptions.js";
+import { createBroker } from "./createBroker.js";
 
 /**
  * Creates a broker, connecting first when the config names a NATS server (`[bus] url`): the turn

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { denyEchoText } from "../../operators/ingress/trustGate.js";
 import { busiestWindow, measureLimits, recordArrivals, SECOND, SECOND_LESS_SLACK, spreadOf, textsByConversation, type Arrival } from "../helpers/arrivals.js";
-import { SEND_LEAVING_LOG } from "../../src/broker/broker.js";
+import { SEND_LEAVING_LOG } from "../../src/broker/brokerSender.js";
 import { BUBBLES, chatId, chatsConfig } from "../helpers/chats.js";
 import { Cluster, useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";

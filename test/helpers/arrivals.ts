@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { SEND_LEAVING_LOG } from "../../src/broker/broker.js";
+import { SEND_LEAVING_LOG } from "../../src/broker/brokerSender.js";
 import type { DevGateway } from "../../src/devgateway/devGateway.js";
 import { until } from "./stack.js";
 

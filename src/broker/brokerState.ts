@@ -1,0 +1,35 @@
+import { InboundDedupe } from "../../operators/ingress/inboundDedupe.js";
+import type { TriageStore } from "../../operators/triage/triageStore.js";
+import { MemoryRateBuckets, type RateBuckets } from "../../operators/delivery/flow/rateBuckets.js";
+import type { Config } from "../config/index.js";
+import { MemoryDedupeStore, type DedupeStore } from "../state/dedupeStore.js";
+import type { DeliveryLedger } from "../state/deliveryLedger.js";
+import { MemoryHistoryStore, type HistoryStore } from "../state/historyStore.js";
+import type { SessionStore } from "../state/sessionStore.js";
+import { MemoryTriageStore } from "../state/triageStore.js";
+
+export interface BrokerState {
+  readonly triage: TriageStore;
+  /** Absent: `<state_dir>/sessions.json`. */
+  readonly sessions?: SessionStore;
+  readonly dedupe: DedupeStore;
+  /**
+   * Absent on the embedded bus: nothing outlives the process there, so no event can come back
+   * after its turn completed, and a ledger in the same memory would know nothing a restart needs.
+   */
+  readonly ledger?: DeliveryLedger;
+  /** The per-bot rate buckets (`[rate_limits]`): this process's on the embedded bus, the deployment's on NATS. */
+  readonly rates: RateBuckets;
+  /** Group history (`[inbound] history_limit` > 0): this process's on the embedded bus, the deployment's on NATS. */
+  readonly history?: HistoryStore;
+}
+
+/** One process's state, for the embedded bus. */
+export function memoryState(config: Config): BrokerState {
+  return {
+    triage: new MemoryTriageStore(),
+    rates: new MemoryRateBuckets(),
+    dedupe: new MemoryDedupeStore(new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max })),
+    ...(config.inbound.history_limit > 0 ? { history: new MemoryHistoryStore() } : {}),
+  };
+}

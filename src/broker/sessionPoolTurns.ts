@@ -1,0 +1,98 @@
+import { resolve as resolvePath } from "node:path";
+import { createSessionPool } from "../acp/pool/createSessionPool.js";
+import { secretValues, type Config } from "../config/index.js";
+import type { Logger } from "../log/logger.js";
+import { chatRedaction } from "../log/secretScrubber.js";
+import { connectionLimitFor } from "../mcp/connectionLimit.js";
+import { ReplyToolHost } from "../mcp/replyToolHost.js";
+import { replyToolSpecOf } from "../mcp/replyToolSpec.js";
+import type { BrokerMetrics } from "../metrics/brokerMetrics.js";
+import type { AgentExitCause } from "../metrics/instruments.js";
+import { SpeechToText } from "../stt/speechToText.js";
+import { createAgentTurnHandler } from "../turn/agentTurnHandler.js";
+import type { GroupHistory } from "../turn/groupHistory.js";
+import type { TurnHandler } from "../turn/turn.js";
+import type { BrokerState } from "./brokerState.js";
+
+export interface SessionPoolTurnsOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly logger: Logger;
+  /** This build's version, told to the agents. */
+  readonly version: string;
+  /** The worker's stores: the pool's session ids, the inbound dedupe. */
+  readonly state: BrokerState | undefined;
+  readonly history: GroupHistory | undefined;
+  readonly metrics: BrokerMetrics | undefined;
+}
+
+/** A worker's default turns and what they run on, to start and close with the broker. */
+export interface SessionPoolTurns {
+  readonly turnHandler: TurnHandler;
+  /** Present when something must start before the worker consumes: the reply tool, the saved sessions' preload. */
+  readonly start?: () => Promise<void>;
+  /** Closes the pool's agents, then the reply tool. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * The default turn handler (`[agent]`, `[pool]`): each turn one ACP prompt turn on the session
+ * pool, with the reply tool, speech-to-text, streaming and the activity message as configured.
+ */
+export function sessionPoolTurns(config: Config, { env, logger, version, state, history, metrics }: SessionPoolTurnsOptions): SessionPoolTurns {
+  const replyTool = replyToolHostFor(config, logger);
+  // What users see of agent text besides its reply (tool titles and arguments, errors) is masked as the log is.
+  const redact = chatRedaction(secretValues(config));
+  const pool = createSessionPool(config, {
+    env,
+    logger,
+    clientVersion: version,
+    redact,
+    ...(state?.sessions === undefined ? {} : { store: state.sessions }),
+    ...(replyTool === undefined ? {} : { mcp: replyTool }),
+    ...(metrics === undefined ? {} : { onAgentExit: (cause: AgentExitCause) => metrics.agentExited(cause) }),
+  });
+  metrics?.read({ sessions: () => pool.size, waitingForSession: () => pool.waiting });
+  const preload = config.pool.preload_persisted_sessions;
+  const turnHandler = createAgentTurnHandler({
+    pool,
+    config,
+    ...(state === undefined ? {} : { inboundDedupe: state.dedupe }),
+    ...(history === undefined ? {} : { history }),
+    ...(replyTool === undefined ? {} : { replyTool }),
+    ...(config.gateway?.streaming === true ? { streaming: { placeholder: config.gateway.streaming_placeholder } } : {}),
+    ...(config.stt.enabled ? { stt: { speech: speechToTextFor(config, env, logger), echo: config.stt.echo_transcript } } : {}),
+    ...(config.gateway?.bot_username === undefined ? {} : { identityName: config.gateway.bot_username }),
+    ...(config.activity.enabled && config.reactions.tool_display !== "none"
+      ? { activity: { toolDisplay: config.reactions.tool_display, redact, places: { workspaceRoot: resolvePath(config.agent.working_dir), ...(env.HOME === undefined ? {} : { home: env.HOME }) } } }
+      : {}),
+  });
+  return {
+    turnHandler,
+    ...(replyTool === undefined && !preload
+      ? {}
+      : {
+          start: async () => {
+            // The reply tool first: a preloaded session is offered it.
+            await replyTool?.start();
+            if (preload) await pool.preload();
+          },
+        }),
+    close: async () => {
+      await pool.close();
+      await replyTool?.close();
+    },
+  };
+}
+
+/** `[stt]`'s client: an empty `api_key` with a groq.com `base_url` takes `GROQ_API_KEY` from the environment, as upstream. */
+function speechToTextFor(config: Config, env: NodeJS.ProcessEnv, logger: Logger): SpeechToText {
+  const { stt } = config;
+  const apiKey = stt.api_key === "" && stt.base_url.includes("groq.com") ? (env.GROQ_API_KEY ?? "") : stt.api_key;
+  return new SpeechToText({ baseUrl: stt.base_url, apiKey, model: stt.model, logger, timeoutMs: stt.timeout_secs * 1000 });
+}
+
+/** The reply tool of a worker that runs turns on the session pool: in structured and sequential modes unless `[delivery] reply_tool = "off"`. */
+function replyToolHostFor(config: Config, logger: Logger): ReplyToolHost | undefined {
+  const spec = replyToolSpecOf(config.delivery);
+  return spec === undefined ? undefined : new ReplyToolHost({ spec, logger, connectionLimit: connectionLimitFor(config.pool.max_sessions) });
+}
