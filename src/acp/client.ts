@@ -15,7 +15,7 @@ import { initialize, type InitializedAgent } from "./initialize.js";
 import { rpcErrorCodes, RpcError } from "./jsonRpc.js";
 import type { McpCapabilities, McpServerEntry } from "./mcpServers.js";
 import { promptTurn, type PromptOptions } from "./promptTurn.js";
-import { SessionTurns } from "./pool/sessionTurns.js";
+import { SessionTurns } from "./sessionTurns.js";
 import { routeSessionUpdate, type SessionUpdateRouting } from "./sessionUpdateRouting.js";
 import { withExitStatus } from "./withExitStatus.js";
 

@@ -6,7 +6,7 @@ import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import type { AgentProcess } from "./agentProcess.js";
 import type { JsonRpcConnection } from "./connection.js";
 import { AcpProtocolError, AgentDiedError, HardTimeoutError } from "./errors.js";
-import type { SessionTurns } from "./pool/sessionTurns.js";
+import type { SessionTurns } from "./sessionTurns.js";
 import { withExitStatus } from "./withExitStatus.js";
 
 export interface PromptOptions {

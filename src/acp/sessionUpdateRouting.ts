@@ -3,7 +3,7 @@ import type { Logger } from "../log/logger.js";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { Redact } from "../../operators/delivery/text/redactSecrets.js";
 import { untrustedName } from "../../operators/ingress/untrustedText.js";
-import type { SessionTurns } from "./pool/sessionTurns.js";
+import type { SessionTurns } from "./sessionTurns.js";
 import { classifyUpdate, sessionUpdateParams } from "./sessionUpdate.js";
 
 /** Where an agent's `session/update`s can go. */

@@ -1,7 +1,7 @@
 import { catchError, concat, EMPTY, from, ignoreElements, type Observable } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { SpeechToText } from "../stt/speechToText.js";
-import { replyMessage } from "./delivery/replyMessage.js";
+import { sendText } from "./sendText.js";
 import { reactionMessage } from "./reactions/reactionMessage.js";
 import type { TurnBatch, TurnContext } from "./turn.js";
 
@@ -43,9 +43,9 @@ export function echoTranscripts(event: GatewayEvent, context: TurnContext): Obse
   return concat(
     ...audio.map((attachment) =>
       attachment.transcript !== undefined
-        ? say(context, event, `> 🎤 ${attachment.transcript}`)
+        ? sendText(context, event, `> 🎤 ${attachment.transcript}`)
         : concat(
-            say(context, event, "> 🎤 (transcription failed)"),
+            sendText(context, event, "> 🎤 (transcription failed)"),
             context.sendStatus(reactionMessage(event, { op: "add", emoji: "⚠️" })).pipe(
               ignoreElements(),
               catchError(() => EMPTY),
@@ -53,8 +53,4 @@ export function echoTranscripts(event: GatewayEvent, context: TurnContext): Obse
           ),
     ),
   );
-}
-
-function say(context: TurnContext, event: GatewayEvent, text: string): Observable<never> {
-  return context.send(replyMessage(event, text, undefined)).pipe(ignoreElements());
 }

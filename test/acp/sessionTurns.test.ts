@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SessionTurns, type Turn } from "../../../src/acp/pool/sessionTurns.js";
+import { SessionTurns, type Turn } from "../../src/acp/sessionTurns.js";
 
 const late = (warn: boolean) => ({ drop: { reason: "late_update", warn } });
 const noTurn = { drop: { reason: "no_turn", warn: false } };
