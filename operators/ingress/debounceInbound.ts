@@ -13,8 +13,11 @@ export interface DebounceInboundOptions {
   /** Keys tracked at once; past it, new keys run immediately. */
   readonly maxKeys?: number;
   readonly scheduler?: SchedulerLike;
-  /** Told how many events were folded into the one just emitted (its batch's size less one), when any were. */
-  readonly onMerged?: (folded: number) => void;
+  /**
+   * Told how many events were folded into the one about to be emitted (its batch's size less one),
+   * when any were, with the batch's events and the merged event that stands for them.
+   */
+  readonly onMerged?: (folded: number, events: readonly GatewayEvent[], merged: GatewayEvent) => void;
 }
 
 interface Batch {
@@ -47,8 +50,9 @@ export function debounceInbound(options: DebounceInboundOptions): OperatorFuncti
         batches.delete(key);
         batch.quiet?.unsubscribe();
         batch.deadline.unsubscribe();
-        if (batch.events.length > 1) options.onMerged?.(batch.events.length - 1);
-        subscriber.next(merge(batch.events));
+        const merged = merge(batch.events);
+        if (batch.events.length > 1) options.onMerged?.(batch.events.length - 1, batch.events, merged);
+        subscriber.next(merged);
       };
       const subscription = source.subscribe({
         next: (event) => {

@@ -26,6 +26,8 @@ export type TrustVerdict =
 
 export interface TrustGateOptions {
   readonly scheduler?: SchedulerLike;
+  /** How long one sender's echo silences the next ones; default `DENY_ECHO_WINDOW_MS` (the gateway's 5 min). */
+  readonly echoWindowMs?: number;
 }
 
 /** How long one sender's deny echo silences the next ones (§12.3). */
@@ -52,17 +54,18 @@ export function trustDecision(event: GatewayEvent, config: TrustConfig): TrustDe
 
 /**
  * Tags every event with its trust verdict. A `deny_identity` carries the echo to send when that
- * sender (`platform:sender.id`) has had none in the last `DENY_ECHO_WINDOW_MS` of scheduler time;
+ * sender (`platform:sender.id`) has had none in the last `echoWindowMs` of scheduler time;
  * `deny_scope` is silent. The throttle lives in this operator's closure and forgets expired senders.
  */
 export function trustGate(config: TrustConfig, options: TrustGateOptions = {}): OperatorFunction<GatewayEvent, TrustVerdict> {
   const scheduler = options.scheduler ?? asyncScheduler;
+  const windowMs = options.echoWindowMs ?? DENY_ECHO_WINDOW_MS;
   // Insertion order is echo order (a key is re-inserted on each echo), so expired keys are at the front.
   const lastEcho = new Map<string, number>();
 
   const echoDue = (key: string, now: number): boolean => {
     for (const [oldest, at] of lastEcho) {
-      if (now - at < DENY_ECHO_WINDOW_MS) break;
+      if (now - at < windowMs) break;
       lastEcho.delete(oldest);
     }
     if (lastEcho.has(key)) return false;

@@ -12,7 +12,7 @@ import { Broker } from "./broker.js";
 import type { Role } from "./brokerParts.js";
 import type { BrokerOptions } from "./brokerOptions.js";
 import type { BrokerState } from "./brokerState.js";
-import { gatewayConnector } from "./gatewayConnector.js";
+import { platformPorts } from "./platformPorts.js";
 import { sessionPoolTurns } from "./sessionPoolTurns.js";
 import { triageSweepByLeader } from "./triageSweepByLeader.js";
 
@@ -36,7 +36,7 @@ export interface BrokerAssembly {
   readonly onStopped?: () => Promise<void>;
 }
 
-/** Wires a broker's parts: the session pool and turn handler (workers), the gateway connector (edges), triage and its sweep. */
+/** Wires a broker's parts: the session pool and turn handler (workers), the platform ports (edges), triage and its sweep. */
 export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly): Broker {
   const { config, role, bus, logger } = assembly;
   const env = options.env ?? process.env;
@@ -74,7 +74,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
           },
         }),
     ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),
-    ...(role !== "worker" && config.gateway !== undefined ? { connector: gatewayConnector(config.gateway, logger, version, metrics) } : {}),
+    ...(role === "worker" ? {} : { ports: platformPorts(config, { logger, version, metrics }) }),
     onStopped: async () => {
       sweep?.unsubscribe();
       await turns?.close();

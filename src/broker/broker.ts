@@ -6,7 +6,8 @@ import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
 import type { Send } from "../pipeline/send.js";
 import { subjects, type Subjects } from "../wire/index.js";
-import type { Edge } from "../gateway/edge.js";
+import type { Edge } from "../edge/edge.js";
+import { nativePlatforms } from "../platforms/nativePlatforms.js";
 import type { Worker } from "../worker/worker.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import { LevelsWritten } from "../log/levelsWritten.js";
@@ -27,9 +28,9 @@ export type { BrokerParts, QueuedEvent, Role, StopResult } from "./brokerParts.j
 export type { SettledTurn } from "../turn/turn.js";
 
 /**
- * The broker's wiring: the edge half (`gateway/edge.ts`) queues inbound events on the turn
- * stream, the worker half (`worker/worker.ts`) consumes it, runs one turn at a time per session
- * key and acks each event after its turn's delivery finished. Build one with `createBroker`.
+ * The broker's wiring: the edge half (`edge/edge.ts`, one per platform port) queues inbound
+ * events on the turn stream, the worker half (`worker/worker.ts`) consumes it, runs one turn at a
+ * time per session key and acks each event after its turn's delivery finished. Build one with `createBroker`.
  */
 export class Broker {
   readonly config: Config;
@@ -51,7 +52,7 @@ export class Broker {
   readonly settledTurns: Observable<SettledTurn>;
   #state: BrokerLifecycle = "created";
   #consuming: Subscription | undefined;
-  #edge: Edge | undefined;
+  #edges: readonly Edge[] = [];
   #stopping: Promise<StopResult> | undefined;
   /** Where `submit` and the edge queue events for their turns. */
   readonly #intake: EventIntake;
@@ -62,7 +63,7 @@ export class Broker {
     this.bus = parts.bus;
     this.logger = parts.logger;
     this.role = parts.role;
-    this.#subjects = subjects(parts.config.bus.prefix);
+    this.#subjects = subjects(parts.config.bus.prefix, { native: [...nativePlatforms(parts.config).keys()] });
     this.#instruments = parts.metrics ?? noInstruments;
     this.#levels = new LevelsWritten(parts.logger);
     // An edge sends too (the trust echo): through the same limits, the per-bot one from the shared pool.
@@ -90,7 +91,7 @@ export class Broker {
 
   /**
    * Whether this process can do its role's work now (what `/readyz` answers): running and not
-   * draining, its bus connected, an edge's gateway connected, a worker holding its share of the
+   * draining, its bus connected, an edge's platform ports connected, a worker holding its share of the
    * partitions (all of them on the embedded bus).
    */
   readiness(): Readiness {
@@ -116,12 +117,12 @@ export class Broker {
     }
     this.#consuming = this.#worker?.run().subscribe();
     this.#state = "running";
-    this.#edge = startEdgeHalf(this.#parts, { subjects: this.#subjects, instruments: this.#instruments, notices: this.#send, intake: this.#intake });
+    this.#edges = startEdgeHalf(this.#parts, { subjects: this.#subjects, instruments: this.#instruments, notices: this.#send, intake: this.#intake });
     this.logger.info({ role: this.role, bus: this.bus.shared ? "external" : "memory", partitions: this.config.bus.partitions }, "broker ready");
   }
 
   /**
-   * Queues an event for its turn, as the gateway connector does for every frame that passed the
+   * Queues an event for its turn, as an edge does for every event of its port that passed the
    * ingress checks: runs the `afterIngress` stage, then persists each resulting event on its
    * partition with message id `platform:event_id`. Resolves with what was queued (nothing when a
    * stage dropped the event).
@@ -144,7 +145,7 @@ export class Broker {
 
   async #stop(graceMs: number): Promise<StopResult> {
     // Debounced messages the edge still holds are queued before the broker refuses new events.
-    if (this.#edge !== undefined) await Promise.race([this.#edge.stopIntake(), new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    if (this.#edges.length > 0) await Promise.race([Promise.all(this.#edges.map((edge) => edge.stopIntake())), new Promise((resolve) => setTimeout(resolve, 1_000))]);
     const worker = this.#worker;
     const running = worker?.running ?? 0;
     this.#state = "stopping";
@@ -155,8 +156,8 @@ export class Broker {
     if (!drained) this.logger.warn({ reason: "grace_expired", abandoned, graceMs }, "shutdown grace expired");
     this.#consuming?.unsubscribe();
     await this.#parts.onStopping?.();
-    this.#edge?.responder.unsubscribe();
-    await this.#parts.connector?.close();
+    for (const edge of this.#edges) edge.responder.unsubscribe();
+    await Promise.all((this.#parts.ports ?? []).map((port) => port.close()));
     await this.#parts.onStopped?.();
     if (this.#parts.ownsBus) await this.bus.close();
     this.#state = "stopped";

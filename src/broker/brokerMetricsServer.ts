@@ -12,8 +12,9 @@ import type { BrokerParts } from "./brokerParts.js";
 export function brokerMetricsServer(parts: BrokerParts, worker: Worker | undefined, readiness: () => Readiness): MetricsServer | undefined {
   const { metrics } = parts;
   if (metrics === undefined) return undefined;
+  const gatewayPort = parts.ports?.find((port) => port.platforms === undefined);
   metrics.read({
-    ...(parts.connector === undefined ? {} : { gatewayConnected: () => parts.connector?.isConnected === true }),
+    ...(gatewayPort === undefined ? {} : { gatewayConnected: () => gatewayPort.isConnected }),
     ...(worker === undefined ? {} : { partitionsOwned: () => worker.ownedPartitions }),
   });
   return new MetricsServer({

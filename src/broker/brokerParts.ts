@@ -1,7 +1,7 @@
 import type { Observable } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
-import type { GatewayConnector } from "../gateway/connector.js";
+import type { PlatformPort } from "../platforms/platformPort.js";
 import type { Logger } from "../log/logger.js";
 import type { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
@@ -37,8 +37,8 @@ export interface BrokerParts {
   readonly pipeline: Pipeline;
   readonly role: Role;
   readonly turnHandler: TurnHandler | undefined;
-  /** The gateway connection this process holds (edge role), if `[gateway]` is configured. */
-  readonly connector?: GatewayConnector;
+  /** The platform ports this process holds (edge role): the gateway's if `[gateway]` is configured, and one per native platform. */
+  readonly ports?: readonly PlatformPort[];
   /** The partitions this worker consumes, as they change (default: every partition, for good). */
   readonly ownership?: Observable<ReadonlySet<number>>;
   /** Per event: started → messages delivered → complete, written before the ack. Absent: no ledger. */

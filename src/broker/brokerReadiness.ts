@@ -15,11 +15,10 @@ export function brokerPhase(lifecycle: BrokerLifecycle, stopBegun: boolean): Bro
 
 /** What `/readyz` answers for a broker in `phase`, from the connections and partitions its parts hold now. */
 export function brokerReadiness(phase: BrokerPhase, parts: BrokerParts, worker: Worker | undefined): Readiness {
-  const { connector } = parts;
   return readiness({
     phase,
     bus: parts.bus.connected?.() ?? true,
-    ...(connector === undefined ? {} : { gateway: connector.isConnected }),
+    ports: (parts.ports ?? []).map((port) => ({ name: port.name, connected: port.isConnected })),
     ...(worker === undefined
       ? {}
       : { partitions: { owned: worker.ownedPartitions, share: parts.partitionShare === undefined ? parts.config.bus.partitions : parts.partitionShare() } }),

@@ -20,14 +20,19 @@ export interface ExpandedConfig {
   readonly unset: readonly (readonly PropertyKey[])[];
 }
 
+export interface ExpandOptions {
+  /** Keys where an unset variable becomes `""` without a problem: keys that fall back to a variable of their own (`[telegram]`, as upstream). */
+  readonly fallsThrough?: (path: readonly PropertyKey[]) => boolean;
+}
+
 /**
  * `${NAME}` expanded in every string value of a TOML-shaped config, as OpenAB expands its whole
  * file (its Helm chart writes `[gateway] token = "${GATEWAY_WS_TOKEN}"`). Keys are never expanded.
  * A variable that is not set is a problem naming the key and the variable (never its value; an
- * empty variable is set). The input is not changed; tables and arrays without a reference are
- * returned as they are.
+ * empty variable is set), except at a key `fallsThrough` names. The input is not changed; tables
+ * and arrays without a reference are returned as they are.
  */
-export function expandConfigEnv(input: unknown, env: NodeJS.ProcessEnv): ExpandedConfig {
+export function expandConfigEnv(input: unknown, env: NodeJS.ProcessEnv, options: ExpandOptions = {}): ExpandedConfig {
   const problems: ConfigProblem[] = [];
   const unset: PropertyKey[][] = [];
   const walk = (value: unknown, path: PropertyKey[]): unknown => {
@@ -36,6 +41,7 @@ export function expandConfigEnv(input: unknown, env: NodeJS.ProcessEnv): Expande
       return value.replace(ENV_REF, (_ref, name: string) => {
         const set = env[name];
         if (set !== undefined) return set;
+        if (options.fallsThrough?.(path) === true) return "";
         problems.push({ path: dottedPath(path), message: `\${${name}} is not set in the environment` });
         unset.push(path);
         return "";

@@ -74,6 +74,14 @@ export function natsUrl() {
   return urlWithScheme(["nats:", "tls:"]);
 }
 
+export function httpUrl() {
+  return urlWithScheme(["http:", "https:"]);
+}
+
+export function httpsUrl() {
+  return urlWithScheme(["https:"]);
+}
+
 const HOST_PORT = /^(?:\[([^\]]+)\]|([A-Za-z0-9._-]+)):(\d{1,5})$/;
 
 /** A validated `host:port` (see `hostPort()`) as its parts; undefined for anything else. IPv6 comes back without brackets. */

@@ -8,3 +8,4 @@ export { redactUrl, redactUrlsIn, urlHasToken } from "./secrets/redactUrl.js";
 export { parseQuietHours, type QuietHours, QuietHoursError } from "./quietHours.js";
 export type { Config, ConfigInput } from "./schema.js";
 export type { AgentConfig } from "./sections/agent.js";
+export type { TelegramConfig, TelegramMode } from "./sections/telegram.js";

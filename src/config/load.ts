@@ -6,6 +6,7 @@ import { expandConfigEnv } from "./expandEnv.js";
 import { ConfigError } from "./errors.js";
 import { type Config, configSchemaFor } from "./schema.js";
 import { holdsSecret } from "./secrets/secretKeys.js";
+import { fallsThroughToEnv } from "./sections/telegramEnv.js";
 
 export interface ResolveOptions {
   /** The broker's environment, for `[agent]` defaults and `${VAR}` expansion; default process.env. */
@@ -25,7 +26,8 @@ function withoutInputs(error: z.ZodError): z.ZodError {
 }
 
 /**
- * Expands `${VAR}` in every string value (an unset one is a problem), validates a TOML-shaped
+ * Expands `${VAR}` in every string value (an unset one is a problem, except where a `[telegram]`
+ * key falls through to its own variable, as upstream), validates a TOML-shaped
  * object, fills every default and runs the cross-key checks (crossCheckProblems). Throws
  * ConfigError listing every problem found in one pass (checkConfig): unset variables, schema
  * problems and cross-key problems together. A config that already came out of this function is
@@ -34,7 +36,7 @@ function withoutInputs(error: z.ZodError): z.ZodError {
 export function resolveConfig(input: unknown, options: ResolveOptions = {}): Config {
   if (typeof input === "object" && input !== null && resolved.has(input)) return input as Config;
   const env = options.env ?? process.env;
-  const expanded = expandConfigEnv(input, env);
+  const expanded = expandConfigEnv(input, env, { fallsThrough: fallsThroughToEnv });
   const checked = checkConfig(configSchemaFor(env), expanded.value, expanded.problems, expanded.unset);
   if (!checked.ok) {
     throw new ConfigError(checked.problems, { source: options.source, ...(checked.error === undefined ? {} : { cause: withoutInputs(checked.error) }) });

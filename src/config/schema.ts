@@ -14,11 +14,12 @@ import { activitySection } from "./sections/activity.js";
 import { reactionsSection } from "./sections/reactions.js";
 import { silentSection } from "./sections/silent.js";
 import { sttSection } from "./sections/stt.js";
+import { telegramSection } from "./sections/telegram.js";
 import { triageSection } from "./sections/triage.js";
 
 /**
- * The whole config file. `env` is the broker's environment, read only by `[agent]` defaults and
- * `${VAR}` expansion; every other section is static.
+ * The whole config file. `env` is the broker's environment, read only by `[agent]` defaults,
+ * `[telegram]`'s fallbacks (`TELEGRAM_*`) and `${VAR}` expansion; every other section is static.
  */
 export function configSchemaFor(env: NodeJS.ProcessEnv) {
   return z.strictObject({
@@ -30,6 +31,7 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     triage: triageSection,
     reactions: reactionsSection,
     stt: sttSection,
+    telegram: telegramSection(env).optional(),
     // turnstream's own.
     bus: busSection,
     inbound: inboundSection,

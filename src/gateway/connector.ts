@@ -8,8 +8,9 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import { redactUrl, urlHasToken } from "../config/index.js";
 import { FRAME_CEILING_BYTES } from "../config/sections/gateway.js";
+import type { IngressRules, PlatformPort } from "../platforms/platformPort.js";
 import { SendError } from "../wire/index.js";
-import { charsPerMessage } from "./charsPerMessage.js";
+import { charsPerMessage } from "../platforms/charsPerMessage.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
 import { receiveFrame, type FrameSink } from "./receiveFrame.js";
@@ -19,6 +20,8 @@ import { ReplyWriter } from "./replyWriter.js";
 
 export interface GatewayConnectorOptions {
   readonly url: string;
+  /** The skip and trust rules for the gateway's events (the `[gateway]` section's keys). */
+  readonly ingress: IngressRules;
   readonly token?: string;
   readonly logger: Logger;
   /**
@@ -52,9 +55,12 @@ const maxMissedPongs = 2;
 /**
  * The WebSocket client to an OpenAB gateway: connects (token as a query parameter), reconnects with
  * backoff, offers the capability handshake, validates every frame, emits events, and sends reply
- * frames — waiting for the `response.v1` ack by `request_id` when one is wanted or required.
+ * frames — waiting for the `response.v1` ack by `request_id` when one is wanted or required. The
+ * gateway's platform port: it carries replies for any platform its events name.
  */
-export class GatewayConnector {
+export class GatewayConnector implements PlatformPort {
+  readonly name = "gateway";
+  readonly platforms = undefined;
   readonly #options: GatewayConnectorOptions;
   readonly #events = new Subject<GatewayEvent>();
   readonly #writer: ReplyWriter;
@@ -78,9 +84,11 @@ export class GatewayConnector {
   readonly events: Observable<GatewayEvent> = this.#events.asObservable();
   /** Whether a socket is open now. */
   readonly connected: Observable<boolean> = this.#connected.asObservable();
+  readonly ingress: IngressRules;
 
   constructor(options: GatewayConnectorOptions) {
     this.#options = options;
+    this.ingress = options.ingress;
     this.#writer = new ReplyWriter(options);
     this.#backoff = { ...defaultBackoff, ...options.backoff };
     this.#backoffMs = this.#backoff.initialMs;

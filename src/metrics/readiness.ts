@@ -6,14 +6,17 @@ export interface ReadinessView {
   readonly phase: BrokerPhase;
   /** Connected to the bus (always, on the embedded bus). */
   readonly bus: boolean;
-  /** The edge's gateway socket is open; absent where this process holds no gateway connection. */
-  readonly gateway?: boolean;
+  /** The edge's platform ports (`gateway`, `telegram`, …) and whether each is connected; none where this process holds none. */
+  readonly ports?: readonly { readonly name: string; readonly connected: boolean }[];
   /** The worker's partitions; absent where this process runs no turns. `share` is undefined until the lease table was read. */
   readonly partitions?: { readonly owned: number; readonly share: number | undefined };
 }
 
-/** What a process lacks to do its work: `broker` (starting, draining or stopped), `bus`, `gateway`, `partitions`. */
-export type Missing = "broker" | "bus" | "gateway" | "partitions";
+/**
+ * What a process lacks to do its work: `broker` (starting, draining or stopped), `bus`,
+ * `partitions`, or a platform port by its name (`gateway`, `telegram`, …).
+ */
+export type Missing = "broker" | "bus" | "partitions" | (string & {});
 
 export interface Readiness {
   readonly ready: boolean;
@@ -23,14 +26,14 @@ export interface Readiness {
 
 /**
  * Ready only when the role can do its work: the broker running (a draining one is not ready at
- * once), its bus connected, an edge's gateway connected, and a worker holding at least its share
+ * once), its bus connected, an edge's platform ports connected, and a worker holding at least its share
  * of the partitions (all of them on the embedded bus).
  */
 export function readiness(view: ReadinessView): Readiness {
   const missing: Missing[] = [];
   if (view.phase !== "running") missing.push("broker");
   if (!view.bus) missing.push("bus");
-  if (view.gateway === false) missing.push("gateway");
+  for (const port of view.ports ?? []) if (!port.connected) missing.push(port.name);
   const { partitions } = view;
   if (partitions !== undefined && (partitions.share === undefined || partitions.owned < partitions.share)) missing.push("partitions");
   return { ready: missing.length === 0, phase: view.phase, missing };

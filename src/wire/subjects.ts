@@ -13,12 +13,18 @@ export interface Subjects {
   readonly turns: string;
   /** Durable consumer name of the workers reading `turns`. */
   readonly turnConsumer: string;
-  /** Request/reply: one message to post on a platform, answered with the gateway's ack. Any platform string (see `subjectToken`). */
+  /**
+   * Request/reply: one message to post on a platform, answered with its ack. Any platform string
+   * (see `subjectToken`). A platform spoken to natively (`native`) has a subject of its own, outside
+   * `sends`, so only its adapter's edges answer it, never a gateway's.
+   */
   send(platform: string): string;
-  /** Filter over every platform's send subject. */
+  /** Filter over every gateway platform's send subject (not the native ones). */
   readonly sends: string;
-  /** Queue group of the edges serving `sends`. */
+  /** Queue group of the gateway's edges serving `sends`. */
   readonly sendQueue: string;
+  /** Queue group of the edges serving a native platform's `send` subject. */
+  sendQueueOf(platform: string): string;
   /** Durable consumer name of one partition (NATS: one pull consumer per partition, leased to one worker). */
   partitionConsumer(partition: number): string;
   /** JetStream stream holding every `turn(…)` subject. */
@@ -46,7 +52,13 @@ export interface Subjects {
   };
 }
 
-export function subjects(prefix = "turnstream"): Subjects {
+export interface SubjectsOptions {
+  /** Platforms spoken to natively (a `[telegram]` section, …), whose sends their adapters answer. */
+  readonly native?: readonly string[];
+}
+
+export function subjects(prefix = "turnstream", options: SubjectsOptions = {}): Subjects {
+  const native = new Set(options.native ?? []);
   // Stream, consumer and bucket names allow no dots: `acme.prod` names things `acme_prod_…`.
   const name = prefix.replaceAll(".", "_");
   return {
@@ -56,9 +68,10 @@ export function subjects(prefix = "turnstream"): Subjects {
     },
     turns: `${prefix}.turn.*`,
     turnConsumer: `${name}_workers`,
-    send: (platform) => `${prefix}.send.${subjectToken(platform)}`,
+    send: (platform) => (native.has(platform) ? `${prefix}.native.${subjectToken(platform)}` : `${prefix}.send.${subjectToken(platform)}`),
     sends: `${prefix}.send.*`,
     sendQueue: `${prefix}.edges`,
+    sendQueueOf: (platform) => `${prefix}.edges.${subjectToken(platform)}`,
     partitionConsumer: (partition) => {
       if (!Number.isInteger(partition) || partition < 0) throw new RangeError(`invalid partition ${partition}`);
       return `${name}_p${partition}`;

@@ -9,6 +9,7 @@ import { recordingInstruments } from "../helpers/recordingInstruments.js";
 import { until, userEvent } from "../helpers/stack.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { FRAME_TOO_LARGE_STATUS } from "../../operators/ingress/frames/oversizeEvent.js";
+import { defaultIngress } from "../helpers/ingressRules.js";
 
 const message: OutboundMessage = {
   reply_to: "evt-1",
@@ -36,6 +37,7 @@ async function connect(
   const url = urlOf(gateway);
   const connector = new GatewayConnector({
     url,
+    ingress: defaultIngress,
     ...(url === gateway.url ? { token: token ?? gateway.token } : {}),
     logger,
     maxFrameBytes: 1 << 20,

@@ -8,6 +8,7 @@ import { DevGateway } from "../../src/devgateway/devGateway.js";
 import { GatewayConnector, type GatewayConnectorOptions } from "../../src/gateway/connector.js";
 import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
 import { until } from "../helpers/stack.js";
+import { defaultIngress } from "../helpers/ingressRules.js";
 
 const message: OutboundMessage = { reply_to: "evt-1", platform: "telegram", channel: { id: "chat-1" }, content: { type: "text", text: "on it" } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,6 +50,7 @@ function connector(url: string, options: Partial<GatewayConnectorOptions> = {}):
   const { logger, records } = captureLogs();
   const made = new GatewayConnector({
     url,
+    ingress: defaultIngress,
     logger,
     maxFrameBytes: 1 << 20,
     clientVersion: "test",

@@ -6,6 +6,7 @@ import { createLogger } from "../../src/log/logger.js";
 import { SendError } from "../../src/wire/index.js";
 import { until } from "../helpers/stack.js";
 import { CONTROL_CHARS, expectRecordsBoundedClean } from "../helpers/untrusted.js";
+import { defaultIngress } from "../helpers/ingressRules.js";
 
 // Issue 17, hole 5: whatever a gateway writes into an ack, an event's ids or its hello reaches a
 // log line or a caller bounded (500 chars) and without control characters or escapes.
@@ -28,6 +29,7 @@ async function connect(gatewayOptions: DevGatewayOptions = {}) {
   const logger = createLogger({ level: "debug", destination: { write: (line: string) => void lines.push(line) } });
   const connector = new GatewayConnector({
     url: gateway.url,
+    ingress: defaultIngress,
     token: gateway.token,
     logger,
     maxFrameBytes: 8 << 20,

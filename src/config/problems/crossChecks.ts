@@ -2,6 +2,7 @@ import { hasUnresolvedModelVariable, prefixProblem, prefixRoom, resolveResponseP
 import type { ConfigProblem } from "../errors.js";
 import { urlHasToken } from "../secrets/redactUrl.js";
 import type { Config } from "../schema.js";
+import { telegramListenProblems, telegramModeProblems } from "./telegramChecks.js";
 
 type BusConfig = Config["bus"];
 type GatewayConfig = NonNullable<Config["gateway"]>;
@@ -207,6 +208,8 @@ export const CROSS_CHECKS: readonly CrossCheck[] = [
   historyProblems,
   humanDelayProblems,
   responsePrefixProblems,
+  telegramModeProblems,
+  telegramListenProblems,
 ];
 
 /**

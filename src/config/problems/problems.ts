@@ -70,9 +70,10 @@ function wrongTypeMessage(expected: string, path: readonly PropertyKey[], input:
 function messageFor(root: z.ZodType, issue: Issue): string {
   switch (issue.code) {
     // Our own checks (choices, URLs, quiet hours, …) already word the whole message, quoting
-    // values through printValue; under a secret key the value is left out instead.
+    // values through printValue; under a secret key the value is left out instead, unless the
+    // check says its message quotes none (`valueFree`: a `[telegram]` variable's problem).
     case "custom":
-      return holdsSecret(issue.path) ? `${kindWithArticle(issue.input)} (value hidden) is not allowed; expected ${expectedFor(root, issue)}` : issue.message;
+      return holdsSecret(issue.path) && issue.params?.["valueFree"] !== true ? `${kindWithArticle(issue.input)} (value hidden) is not allowed; expected ${expectedFor(root, issue)}` : issue.message;
     case "invalid_type":
       return wrongTypeMessage(expectedFor(root, issue), issue.path, issue.input);
     default: {

@@ -1,10 +1,19 @@
 // Which config keys hold secrets, in one list: masking, error wording and the docs test read it.
 
 /** Keys whose values are secrets: never printed, logged or quoted in an error. `*` is any key of that table. */
-export const secretKeys: readonly string[] = ["gateway.token", "dev_gateway.token", "bus.token", "bus.password", "agent.env.*", "stt.api_key"];
+export const secretKeys: readonly string[] = [
+  "gateway.token",
+  "dev_gateway.token",
+  "bus.token",
+  "bus.password",
+  "agent.env.*",
+  "stt.api_key",
+  "telegram.bot_token",
+  "telegram.secret_token",
+];
 
 /** Keys whose values are URLs that may carry credentials: shown with those masked (see redactUrl). */
-export const urlKeys: readonly string[] = ["gateway.url", "bus.url"];
+export const urlKeys: readonly string[] = ["gateway.url", "bus.url", "telegram.api_root", "telegram.webhook_url"];
 
 function matches(pattern: readonly string[], path: readonly string[]): boolean {
   return pattern.length === path.length && pattern.every((step, i) => step === "*" || step === path[i]);

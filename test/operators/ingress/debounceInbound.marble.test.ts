@@ -20,14 +20,17 @@ describe("debounceInbound", () => {
 
   it("tells onMerged how many events each emitted one folded in, only when it folded some (3 quick, then 1 alone)", () => {
     testScheduler().run(({ cold, expectObservable, flush }) => {
-      const folded: number[] = [];
-      const source = cold("a 99ms b 99ms c 1000ms d 1000ms |", { a: from("ann", "1", "1"), b: from("ann", "2", "2"), c: from("ann", "3", "3"), d: from("ann", "4", "4") });
-      expectObservable(source.pipe(debounceInbound({ debounceMs: 300, onMerged: (n) => folded.push(n) }))).toBe("500ms x 1000ms y 700ms |", {
+      const folded: [number, string[], GatewayEvent][] = [];
+      const [a, b, c] = [from("ann", "1", "1"), from("ann", "2", "2"), from("ann", "3", "3")];
+      const source = cold("a 99ms b 99ms c 1000ms d 1000ms |", { a, b, c, d: from("ann", "4", "4") });
+      const out = source.pipe(debounceInbound({ debounceMs: 300, onMerged: (n, events, into) => folded.push([n, events.map((e) => e.event_id), into]) }));
+      expectObservable(out).toBe("500ms x 1000ms y 700ms |", {
         x: merged(["1", "2", "3"], "3"),
         y: from("ann", "4", "4"),
       });
       flush();
-      expect(folded).toEqual([2]);
+      // Told the batch's own events and the event emitted for them (a port settles them with it).
+      expect(folded).toEqual([[2, ["1", "2", "3"], merged(["1", "2", "3"], "3")]]);
     });
   });
 

@@ -40,6 +40,15 @@ describe("trustGate", () => {
     });
   });
 
+  it("echoes at most once per echoWindowMs when one is given (a platform adapter's hour)", () => {
+    const events = { a: from("e1", "ann"), b: from("e2", "ann"), c: from("e3", "ann") };
+    testScheduler().run(({ cold, expectObservable }) => {
+      // 300 000 ms is not enough any more: ann is echoed at 0 and again only at 3 600 000.
+      const out = cold("a 299999ms b 3299999ms c|", events).pipe(trustGate(config, { echoWindowMs: 3_600_000 }));
+      expectObservable(out).toBe("a 299999ms b 3299999ms c|", { a: denied(events.a, true), b: denied(events.b, false), c: denied(events.c, true) });
+    });
+  });
+
   it("throttles each platform:sender independently", () => {
     const events = {
       a: from("e1", "ann"),

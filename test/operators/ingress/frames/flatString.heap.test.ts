@@ -6,7 +6,7 @@ import { flatString } from "../../../../operators/ingress/frames/flatString.js";
 import { inboundDedupeKey, InboundDedupe } from "../../../../operators/ingress/inboundDedupe.js";
 import { turnMsgId } from "../../../../src/broker/queueEvent.js";
 import { DedupeWindow } from "../../../../src/bus/dedupeWindow.js";
-import { AnsweredSends } from "../../../../src/gateway/answeredSends.js";
+import { AnsweredSends } from "../../../../src/edge/answeredSends.js";
 import { KnownRecords } from "../../../../src/state/kv/storedRecord.js";
 import { kvKey } from "../../../../src/state/kv/kvKey.js";
 

@@ -7,12 +7,13 @@ import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { resolveConfig } from "../../src/config/index.js";
 import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { GatewayConnector } from "../../src/gateway/connector.js";
-import { runEdge } from "../../src/gateway/edge.js";
+import { runEdge } from "../../src/edge/edge.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
 import { createSender } from "../../src/pipeline/send.js";
 import { SEND_ID_HEADER, subjects, type SendReply } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { until } from "../helpers/stack.js";
+import { defaultIngress } from "../helpers/ingressRules.js";
 
 const names = subjects();
 const sendSubject = names.send("telegram");
@@ -42,6 +43,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
   const { logger } = captureLogs();
   const connector = new GatewayConnector({
     url: gateway.url,
+    ingress: defaultIngress,
     token: gateway.token,
     logger,
     maxFrameBytes: 1 << 20,
@@ -55,8 +57,7 @@ async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = tru
   const bus = new MemoryBus();
   const config = resolveConfig({ gateway: { url: gateway.url } }, { env: {} });
   const edge = runEdge({
-    connector,
-    gateway: config.gateway!,
+    port: connector,
     inbound: config.inbound,
     wantAck,
     queue: (_event, _key, done) => done(),

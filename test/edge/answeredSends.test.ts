@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { AnsweredSends } from "../../src/gateway/answeredSends.js";
+import { AnsweredSends } from "../../src/edge/answeredSends.js";
 import type { SendReply } from "../../src/wire/index.js";
 
 setFlagsFromString("--expose-gc");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Subject, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import { denyEchoText } from "../../operators/ingress/trustGate.js";
-import { TRUST_ECHO_BACKLOG, TRUST_ECHO_CONCURRENCY, TrustEchoes } from "../../src/gateway/trustEchoes.js";
+import { TRUST_ECHO_BACKLOG, TRUST_ECHO_CONCURRENCY, TrustEchoes } from "../../src/edge/trustEchoes.js";
 import type { SendOptions } from "../../src/pipeline/send.js";
 import { gatewayEvent } from "../helpers/events.js";
 import { captureLogs } from "../helpers/logCapture.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OrderedAppends } from "../../src/gateway/orderedAppends.js";
+import { OrderedAppends } from "../../src/edge/orderedAppends.js";
 
 interface Item {
   readonly key: string;

@@ -1,4 +1,4 @@
-import { filter, map, Subject, takeUntil, type SchedulerLike, type Subscription } from "rxjs";
+import { filter, map, merge, Subject, takeUntil, type Observable, type SchedulerLike, type Subscription } from "rxjs";
 import type { Logger } from "../log/logger.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
@@ -7,18 +7,19 @@ import { debounceInbound } from "../../operators/ingress/debounceInbound.js";
 import { skipEvents } from "../../operators/ingress/skipEvent.js";
 import { trustGate } from "../../operators/ingress/trustGate.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
-import type { Bus } from "../bus/bus.js";
+import type { Bus, BusMessage } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { Send } from "../pipeline/send.js";
 import { SEND_ID_HEADER, SendError, type SendReply, type Subjects } from "../wire/index.js";
+import type { PlatformPort } from "../platforms/platformPort.js";
 import { AnsweredSends } from "./answeredSends.js";
-import type { GatewayConnector } from "./connector.js";
+import { EdgeSettlement } from "./edgeSettlement.js";
 import { OrderedAppends } from "./orderedAppends.js";
 import { TrustEchoes } from "./trustEchoes.js";
 
 export interface EdgeOptions {
-  readonly connector: GatewayConnector;
-  readonly gateway: NonNullable<Config["gateway"]>;
+  /** Where events come from and replies go: the gateway, or a platform adapter. */
+  readonly port: PlatformPort;
   readonly inbound: Config["inbound"];
   /** Per-send acks: bubble modes and streaming wait for each ack (ordering on the wire). */
   readonly wantAck: boolean;
@@ -47,13 +48,18 @@ export interface Edge {
    * so nothing already received is lost. Resolves once the intake has drained.
    */
   stopIntake(): Promise<void>;
-  /** Answers send requests from workers by posting to the gateway. Unsubscribe after turns drained. */
+  /** Answers send requests from workers by posting through the port. Unsubscribe after turns drained. */
   readonly responder: Subscription;
 }
 
-/** The edge half: the gateway's events into the turn stream, and workers' sends out to the gateway. */
+/**
+ * The edge half of one platform port: its events through the skip rules, the trust gate and
+ * inbound debounce into the turn stream, and workers' sends for its platforms out through it.
+ */
 export function runEdge(options: EdgeOptions): Edge {
-  const { connector, gateway, logger, instruments = noInstruments } = options;
+  const { port, logger, instruments = noInstruments } = options;
+  const rules = port.ingress;
+  const settlement = EdgeSettlement.of(port);
   const stop = new Subject<void>();
   let drained!: () => void;
   const intakeDrained = new Promise<void>((resolve) => (drained = resolve));
@@ -61,25 +67,32 @@ export function runEdge(options: EdgeOptions): Edge {
   // its previous one is acked, so an append retried across a bus outage or reconnect can never land
   // after a later event of its session (that is what breaks per-session order); appends of
   // different sessions are outstanding together, one round trip per event overall would cap an edge.
-  const appends = new OrderedAppends<GatewayEvent>(sessionKey, options.queue);
+  const appends = new OrderedAppends<GatewayEvent>(sessionKey, (event, key, done) =>
+    options.queue(event, key, () => {
+      settlement?.settle(event);
+      done();
+    }),
+  );
   const echoes = new TrustEchoes(options.notices, logger);
   // One long-lived chain for the connection's whole life: an event costs a few `next` calls here.
-  connector.events
+  port.events
     .pipe(
       takeUntil(stop),
       skipEvents(
-        gateway,
+        rules,
         (event, reason) => {
           logger.info({ reason, event_id: event.event_id, sessionKey: sessionKey(event) }, "event skipped");
           instruments.events("skipped");
+          settlement?.settle(event);
         },
         { keepUnmentioned: options.inbound.history_limit > 0 },
       ),
-      trustGate(gateway, { scheduler: options.scheduler }),
+      trustGate(rules, { scheduler: options.scheduler, ...(rules.denyEchoWindowMs === undefined ? {} : { echoWindowMs: rules.denyEchoWindowMs }) }),
       filter((decision) => {
         if (decision.kind === "allow") return true;
         logger.info({ reason: decision.decision, event_id: decision.event.event_id, sender: decision.event.sender.id }, "event denied");
         instruments.events("untrusted");
+        settlement?.settle(decision.event);
         // A message that did not address the bot gets no answer, not even a refusal.
         if (decision.echo !== undefined && decision.event.history !== true) echoes.post(decision.echo, decision.event);
         return false;
@@ -89,7 +102,10 @@ export function runEdge(options: EdgeOptions): Edge {
         debounceMs: options.inbound.debounce_ms,
         byPlatform: options.inbound.debounce_by_platform,
         scheduler: options.scheduler,
-        onMerged: (folded) => instruments.events("debounced", folded),
+        onMerged: (folded, events, merged) => {
+          instruments.events("debounced", folded);
+          settlement?.merged(events, merged);
+        },
       }),
     )
     .subscribe({
@@ -103,11 +119,11 @@ export function runEdge(options: EdgeOptions): Edge {
   // Each request is answered when its post settles, with no stream per send (mergeMap over
   // from(promise) built three): an answer that settles after the responder was unsubscribed is
   // dropped, as the cancelled inner stream dropped it.
-  const requests = options.bus.subscribe<OutboundMessage>(options.subjects.sends, { queue: options.subjects.sendQueue });
+  const requests = sendRequests(port, options.bus, options.subjects);
   const responder: Subscription = requests.subscribe((request) => {
     const { data } = request;
     void answers
-      .answer(request.headers[SEND_ID_HEADER], () => sendReply(connector, data, options.wantAck))
+      .answer(request.headers[SEND_ID_HEADER], () => sendReply(port, data, options.wantAck))
       .then((answer) => {
         if (!responder.closed) request.respond(answer);
       });
@@ -126,9 +142,18 @@ export function runEdge(options: EdgeOptions): Edge {
 /** How many send answers an edge remembers for retries (oldest forgotten first). */
 const answeredSendsKept = 10_000;
 
-/** Posts one message; the gateway's answer or the failure as a reply (never rejects). */
-function sendReply(connector: GatewayConnector, message: OutboundMessage, wantAck: boolean): Promise<SendReply> {
-  return connector.send(message, { wantAck }).then(
+/**
+ * The send requests a port answers: the gateway's edges share every platform's send subject; a
+ * platform adapter's edges share its platforms' own (`Subjects.send` names them apart).
+ */
+function sendRequests(port: PlatformPort, bus: Bus, names: Subjects): Observable<BusMessage<OutboundMessage>> {
+  if (port.platforms === undefined) return bus.subscribe<OutboundMessage>(names.sends, { queue: names.sendQueue });
+  return merge(...port.platforms.map((platform) => bus.subscribe<OutboundMessage>(names.send(platform), { queue: names.sendQueueOf(platform) })));
+}
+
+/** Posts one message; the port's answer or the failure as a reply (never rejects). */
+function sendReply(port: PlatformPort, message: OutboundMessage, wantAck: boolean): Promise<SendReply> {
+  return port.send(message, { wantAck }).then(
     (receipt): SendReply => ({ ok: true, messageId: receipt.messageId }),
     (err: unknown) => failedReply(err),
   );

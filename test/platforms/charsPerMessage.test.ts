@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MessageLimitUnit, PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
-import { charsPerMessage } from "../../src/gateway/charsPerMessage.js";
+import { charsPerMessage } from "../../src/platforms/charsPerMessage.js";
 
 /** `charsPerMessage` reads only the limit and its unit. */
 const limit = (messageLimit: number, messageLimitUnit: MessageLimitUnit) => ({ messageLimit, messageLimitUnit }) as PlatformCapabilities;

@@ -1,0 +1,52 @@
+import type { Observable } from "rxjs";
+import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
+import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { SkipConfig } from "../../operators/ingress/skipEvent.js";
+import type { TrustConfig } from "../../operators/ingress/trustGate.js";
+
+/** The structural skip rules and the trust gate an edge applies to a port's events. */
+export interface IngressRules extends SkipConfig, TrustConfig {
+  /** How long one sender's "not trusted" notice silences the next ones; default the gateway's (`DENY_ECHO_WINDOW_MS`). */
+  readonly denyEchoWindowMs?: number;
+}
+
+/**
+ * Where an edge's events come from and its replies go: the OpenAB gateway's WebSocket
+ * (`gateway/connector.ts`), or a chat platform spoken to natively (`platforms/<name>/`). Every
+ * port speaks the broker's vocabulary: its events are `GatewayEvent`s with the session keys the
+ * OpenAB gateway gives that platform, and each reply operation (send, send with a quote, edit,
+ * delete, reactions, create topic) is answered as the gateway acks one — a `SendReceipt`, or a
+ * `SendError` with the gateway's `error_code` and `retryAfterMs` (a rejection to retry later), or
+ * code `unknown` when the write's fate is not known (never retried).
+ */
+export interface PlatformPort {
+  /** For logs, readiness and metrics: `gateway`, `telegram`, … */
+  readonly name: string;
+  /** The platforms whose replies this port carries; `undefined` for the gateway, which carries any platform its events name. */
+  readonly platforms: readonly string[] | undefined;
+  /** The skip and trust rules for this port's events; read per event, so a port may learn them late (a bot's own username). */
+  readonly ingress: IngressRules;
+  /** Inbound events, in the order the platform gave them; completes when the port closes. */
+  readonly events: Observable<GatewayEvent>;
+  /** Whether the port can carry replies now, and each change. */
+  readonly connected: Observable<boolean>;
+  readonly isConnected: boolean;
+  /** A platform's capabilities as a gateway hello states them; undefined where nothing was negotiated (legacy). */
+  capabilities(platform: string): PlatformCapabilities | undefined;
+  /** The largest reply, in characters, the splitter may send to `platform`. */
+  messageLimit(platform: string): number;
+  /** Carries out one reply operation; rejects with `SendError` when it was not done. */
+  send(message: OutboundMessage, options: { readonly wantAck: boolean }): Promise<SendReceipt>;
+  /**
+   * Told once for each event the port emitted, when the edge is done with it: durably queued for its
+   * turn, or never to be (skipped, denied, refused, dropped by a stage). A port that must confirm
+   * receipt to its platform (Telegram's update offset) confirms nothing before this. Absent: the
+   * port has nothing to confirm.
+   */
+  settled?(event: GatewayEvent): void;
+  /** Connects and starts emitting events. */
+  start(): void;
+  /** Disconnects; `events` completes. */
+  close(): Promise<void>;
+}
