@@ -9,7 +9,7 @@ import { holdsSecret } from "./secrets/secretKeys.js";
 import { fallsThroughToEnv } from "./sections/telegramEnv.js";
 
 export interface ResolveOptions {
-  /** The broker's environment, for `[agent]` defaults and `${VAR}` expansion; default process.env. */
+  /** The broker's environment, for `[agent]` defaults, `[telegram]`'s `TELEGRAM_*` fallbacks and `${VAR}` expansion; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
   /** The file the input came from, recorded on a ConfigError. */
   readonly source?: string;
