@@ -82,6 +82,21 @@ export class ChatState {
     return chat;
   }
 
+  /**
+   * A new forum topic: its first message is the `forum_topic_created` service message, whose id is the
+   * topic's `message_thread_id`. Refused unless the chat is a forum; the name is cut to 128 characters.
+   */
+  createTopic(record: ChatRecord, name: string, iconColor: number, creator: User, date: number): ForumTopic {
+    if (!isForum(record.chat)) throw badRequest("The chat is not a forum");
+    const cleaned = [...name.replace(/[\u0000-\u001f]/g, " ").trim()].slice(0, 128).join("");
+    if (cleaned === "") throw badRequest("Name must be non-empty");
+    const created = { name: cleaned, icon_color: iconColor };
+    const stored = this.store(record, (message_id) => ({ message_id, message_thread_id: message_id, from: creator, chat: record.chat, date, forum_topic_created: created, is_topic_message: true }) as Message);
+    const topic: ForumTopic = { message_thread_id: stored.message.message_id, ...created };
+    record.topics.set(topic.message_thread_id, topic);
+    return topic;
+  }
+
   /** Finds a chat as a call names it, or refuses as Telegram does ("chat not found"). */
   find(ref: ChatRef): ChatRecord {
     const record =

@@ -1,0 +1,85 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { BotApiError, notFound } from "./botApiError.js";
+import { encodingOf, type ParamEncoding } from "./callLog.js";
+import { requestParams, type Params } from "./requestParams.js";
+
+/** An answer to a method call: `{"ok":true,"result":…}` or a refusal, with its HTTP status. */
+export type CallAnswer = { readonly status: number; readonly body: object };
+
+/** What the server asks of the fake for each request. */
+export interface BotApiRoutes {
+  /** `/bot<token>/<method>`: the parameters already read from whichever encoding carried them. */
+  call(token: string, method: string, params: Params, encoding: ParamEncoding, gone: AbortSignal): Promise<CallAnswer>;
+  /** `GET /file/bot<token>/<file_path>`: the file's bytes, or a refusal. */
+  file(token: string, path: string): Buffer | BotApiError;
+}
+
+/** The Bot API's HTTP surface on 127.0.0.1 and a free port; `root` is what a client takes as its `api_root`. */
+export class BotApiHttpServer {
+  private constructor(
+    private readonly server: Server,
+    readonly root: string,
+  ) {}
+
+  static async listen(routes: BotApiRoutes): Promise<BotApiHttpServer> {
+    const server = createServer((request, response) => void serve(routes, request, response));
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    return new BotApiHttpServer(server, `http://127.0.0.1:${port}`);
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+}
+
+async function serve(routes: BotApiRoutes, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const gone = new AbortController();
+  response.on("close", () => gone.abort());
+  try {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    const body = await readBody(request);
+    const call = /^\/bot([^/]*)\/([^/]*)$/.exec(url.pathname);
+    const file = /^\/file\/bot([^/]*)\/(.+)$/.exec(url.pathname);
+    if (call) {
+      const token = decodeURIComponent(call[1]!);
+      const params = await requestParams(url, request.headers["content-type"], body);
+      const answer = await routes.call(token, decodeURIComponent(call[2]!), params, encodingOf(request.headers["content-type"], body.length), gone.signal);
+      return writeJson(response, answer.status, answer.body);
+    }
+    if (file && request.method === "GET") {
+      const bytes = routes.file(decodeURIComponent(file[1]!), decodeURIComponent(file[2]!));
+      if (bytes instanceof BotApiError) return writeJson(response, bytes.errorCode, bytes.body);
+      response.writeHead(200, { "content-type": "application/octet-stream", "content-length": bytes.length });
+      response.end(bytes);
+      return;
+    }
+    writeJson(response, 404, notFound().body);
+  } catch (error) {
+    if (error instanceof BotApiError) return writeJson(response, error.errorCode, error.body);
+    writeJson(response, 500, { ok: false, error_code: 500, description: `Internal Server Error: ${(error as Error).message}` });
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}
+
+function writeJson(response: ServerResponse, status: number, body: object): void {
+  if (response.destroyed || response.writableEnded) return;
+  const text = JSON.stringify(body);
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  response.end(text);
+}

@@ -1,0 +1,10 @@
+export { FakeBotApi, type FakeBotApiOptions } from "./fakeBotApi.js";
+export { BotApiError } from "./botApiError.js";
+export type { RecordedCall, ParamEncoding } from "./callLog.js";
+export type { ShownMessage, StoredMessage } from "./chatState.js";
+export type { InjectedFailure } from "./failureInjection.js";
+export type { WebhookDelivery, WebhookSetting } from "./webhookDelivery.js";
+export { UserActor, detectedEntities, type MediaOptions, type UserMessageOptions } from "./userMessages.js";
+export { REACTION_EMOJI } from "./reactionEmoji.js";
+export { MESSAGE_TEXT_LIMIT } from "./formattedText.js";
+export { LONG_POLL_MAX_SECONDS } from "./methodSchemas.js";
