@@ -173,7 +173,7 @@ export class FakeBotApi {
   private async answer(token: string, name: string, params: Params, encoding: ParamEncoding, gone: AbortSignal): Promise<CallAnswer> {
     const method = this.methods.get(name.toLowerCase());
     const call = this.log.record(method?.name ?? name, params, encoding, this.now());
-    const release = method?.name === "getUpdates" ? this.updates.pollerStarted() : undefined;
+    const release = method?.name === "getUpdates" ? await this.updates.admitPoller() : undefined;
     let answer: CallAnswer;
     try {
       if (token !== this.options.token || this.failures.tokenRevoked) throw unauthorized();

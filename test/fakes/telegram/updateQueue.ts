@@ -76,8 +76,14 @@ export class UpdateQueue {
     this.allowed = types.length === 0 ? undefined : new Set(types);
   }
 
-  /** One `getUpdates` arrived: counts it in flight until the returned release is called. */
-  pollerStarted(): () => void {
+  /**
+   * One `getUpdates` arrived: counts it in flight until the returned release is called. When another is
+   * in flight, it first lets the event loop turn twice, so that a poll whose caller already hung up (its
+   * socket closed just before this one connected, as when grammY stops and confirms its offset) is let go
+   * before the two are judged to overlap.
+   */
+  async admitPoller(): Promise<() => void> {
+    if (this.inFlight > 0) await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
     this.inFlight++;
     this.maxConcurrentPollers = Math.max(this.maxConcurrentPollers, this.inFlight);
     let released = false;
