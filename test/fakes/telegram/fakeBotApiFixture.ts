@@ -46,3 +46,12 @@ export function someChats(api: FakeBotApi) {
   const topic = api.addTopic(forum.id, "Design", alice);
   return { alice, dm, group, supergroup, forum, topic };
 }
+
+/** Waits until `check` holds (polling every 10 ms); fails the test after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Bot } from "grammy";
-import { BOT, refusal, someChats, TOKEN, useFakeBotApi } from "./fakeBotApiFixture.js";
+import { BOT, refusal, someChats, TOKEN, until, useFakeBotApi } from "./fakeBotApiFixture.js";
 
 const TERMINATED = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running";
 
@@ -118,11 +118,3 @@ describe("fake Bot API: getUpdates", () => {
     expect(edited.edited_message).toMatchObject({ message_id: reply.message_id, text: "changed answer", edit_date: expect.any(Number) });
   });
 });
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
