@@ -118,7 +118,7 @@ export class FakeBotApi {
     return this.chats.addSupergroup(options);
   }
 
-  /** A topic in a forum supergroup, created by `creator` (the first user known, if not given). */
+  /** A topic in a forum supergroup, created by `creator` (Telegram's service account 777000 if not given). */
   addTopic(chatId: number, name: string, creator?: User): ForumTopic {
     const by = creator ?? ({ id: 777_000, is_bot: false, first_name: "Telegram" } as User);
     return this.chats.createTopic(this.chats.find(chatId), name, 0x6fb9f0, by, Math.floor(this.now() / 1000));

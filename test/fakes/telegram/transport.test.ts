@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { BOT, refusal, someChats, TOKEN, useFakeBotApi } from "./fakeBotApiFixture.js";
 
@@ -55,6 +57,15 @@ describe("fake Bot API: HTTP as Telegram answers it", () => {
     expect(error).toMatchObject({ error_code: 401, description: "Unauthorized" });
     fake.api.restoreToken();
     await expect(fake.client.getMe()).resolves.toMatchObject({ id: BOT.id });
+  });
+
+  it("is reached over HTTP from another process, as a spawned turnstream reaches it", async () => {
+    const { dm } = someChats(fake.api);
+    const script = `const r = await fetch(process.argv[1] + "/sendMessage", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: ${dm.id}, text: "from a child" }) }); process.stdout.write(String(r.status));`;
+    // Asynchronously: the fake answers from this process's event loop.
+    const child = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script, `${fake.api.root}/bot${TOKEN}`], { timeout: 20_000 });
+    expect(child.stdout).toBe("200");
+    expect(fake.api.botTexts(dm.id)).toEqual(["from a child"]);
   });
 
   it("records every call with its parameters and outcome, in arrival order", async () => {
