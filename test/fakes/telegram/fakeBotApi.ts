@@ -176,6 +176,18 @@ export class FakeBotApi {
     const release = method?.name === "getUpdates" ? await this.updates.admitPoller() : undefined;
     let answer: CallAnswer;
     try {
+      answer = await this.outcome(token, method, params, gone);
+    } finally {
+      release?.();
+    }
+    const body = answer.body as { description?: string; result?: unknown };
+    Object.assign(call, { answeredAt: this.now(), status: answer.status, ok: answer.status === 200, description: body.description, result: body.result });
+    return answer;
+  }
+
+  /** A call's answer: refused (token, unknown method, an injected failure, the method's own checks) or its result. */
+  private async outcome(token: string, method: BotMethod | undefined, params: Params, gone: AbortSignal): Promise<CallAnswer> {
+    try {
       if (token !== this.options.token || this.failures.tokenRevoked) throw unauthorized();
       if (!method) throw notFound();
       const delay = this.failures.delayOf(method.name);
@@ -183,24 +195,13 @@ export class FakeBotApi {
       const injected = this.failures.takeFailure(method.name);
       if (injected) throw injected;
       const value = await method.handle(params, gone);
-      answer = value instanceof Described
-        ? { status: 200, body: { ok: true, result: value.result, description: value.description } }
-        : { status: 200, body: { ok: true, result: value } };
+      if (value instanceof Described) return { status: 200, body: { ok: true, result: value.result, description: value.description } };
+      return { status: 200, body: { ok: true, result: value } };
     } catch (error) {
-      if (!(error instanceof BotApiError)) {
-        if ((error as Error).name === "AbortError") answer = { status: 500, body: { ok: false, error_code: 500, description: "Internal Server Error: request aborted" } };
-        else throw error;
-      } else answer = { status: error.errorCode, body: error.body };
-    } finally {
-      release?.();
+      if (error instanceof BotApiError) return { status: error.errorCode, body: error.body };
+      // A delay cut short: the caller hung up or the fake is closing; nobody reads this answer.
+      if ((error as Error).name === "AbortError") return { status: 500, body: { ok: false, error_code: 500, description: "Internal Server Error: request aborted" } };
+      throw error;
     }
-    Object.assign(call, {
-      answeredAt: this.now(),
-      status: answer.status,
-      ok: answer.status === 200,
-      description: (answer.body as { description?: string }).description,
-      result: (answer.body as { result?: unknown }).result,
-    });
-    return answer;
   }
 }
