@@ -19,7 +19,13 @@ export type OutboundCommand =
   | "add_reaction"
   | "remove_reaction"
   | "edit_message"
-  | "delete_message";
+  | "delete_message"
+  /**
+   * "The bot is typing" in the conversation while a turn runs (`content.text` is `""`, `reply_to`
+   * the turn's event id). Not in the OpenAB gateway protocol: sent only to a platform whose
+   * capabilities say `typingIndicator` (a native adapter), never to a gateway.
+   */
+  | "typing";
 
 /** What the gateway answered for one send. */
 export interface SendReceipt {

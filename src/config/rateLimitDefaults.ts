@@ -33,11 +33,11 @@ export const RATE_LIMIT_DEFAULTS = {
 
 /** Kinds of send each platform's conversation and bot buckets count; a platform not listed counts new messages in both. */
 export const RATE_LIMIT_COUNTS: Readonly<Record<string, { readonly conversation: readonly SendKind[]; readonly bot: readonly SendKind[] }>> = {
-  // The per-chat and per-bot figures are for messages sent; edits and reactions are not counted in them.
+  // The per-chat and per-bot figures are for messages sent; edits, reactions and chat actions (typing) are not counted in them.
   telegram: { conversation: ["message"], bot: ["message"] },
   // A channel's message bucket counts new messages; the global limit counts every request.
-  discord: { conversation: ["message"], bot: ["message", "edit", "delete", "reaction"] },
+  discord: { conversation: ["message"], bot: ["message", "edit", "delete", "reaction", "typing"] },
   slack: { conversation: ["message"], bot: ["message"] },
   // Every Messaging API request counts against the channel's rate.
-  line: { conversation: ["message"], bot: ["message", "edit", "delete", "reaction"] },
+  line: { conversation: ["message"], bot: ["message", "edit", "delete", "reaction", "typing"] },
 };

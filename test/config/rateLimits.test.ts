@@ -16,7 +16,7 @@ describe("[rate_limits]", () => {
       conversationCounts: new Set(["message"]),
       botCounts: new Set(["message"]),
     });
-    expect(limits.get("discord")?.botCounts).toEqual(new Set(["message", "edit", "delete", "reaction"]));
+    expect(limits.get("discord")?.botCounts).toEqual(new Set(["message", "edit", "delete", "reaction", "typing"]));
     expect(limits.get("line")).toMatchObject({ perBot: { messages: 2000, perSecs: 1, burst: 2000 } });
     expect(limits.get("irc")).toBeUndefined();
   });

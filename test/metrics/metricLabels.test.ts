@@ -10,6 +10,7 @@ const kindOf: Record<OutboundCommand, MessageKind> = {
   delete_message: "delete",
   add_reaction: "reaction",
   remove_reaction: "reaction",
+  typing: "typing",
 };
 
 describe("messageKind", () => {

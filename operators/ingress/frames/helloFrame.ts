@@ -68,6 +68,12 @@ export interface PlatformCapabilities {
   readonly messageLimit: number;
   readonly messageLimitUnit: MessageLimitUnit;
   readonly statusBackend: StatusBackend;
+  /**
+   * Whether the broker shows "typing…" while a turn runs (the `typing` command). Not a hello field:
+   * the gateway protocol has no such command, so a gateway platform always has it off; a native
+   * adapter's fixed capabilities turn it on. Absent: off.
+   */
+  readonly typingIndicator?: boolean;
 }
 
 export interface CapabilityOverrides {
@@ -111,6 +117,8 @@ export function resolveCapabilities(
     showStreamingPlaceholder: on(caps?.show_streaming_placeholder) && overrides.streamingPlaceholder,
     ...messageLimitOf(caps?.message_limit),
     statusBackend: oneOf(caps?.status_backend, STATUS_BACKENDS) ?? "none",
+    // No hello can turn it on: a `typing` command must never reach a gateway.
+    typingIndicator: false,
   };
 }
 

@@ -129,6 +129,21 @@ describe("SendShaper (marbles)", () => {
     });
   });
 
+  it("typing is a chat action, not a message (Telegram counts only messages): it goes at once, takes no token, and never delays a reply", () => {
+    testScheduler().run(({ expectObservable }) => {
+      const s = shaper(asyncScheduler, { perConversation: perSecond });
+      const typing = (at: number) => timer(at).pipe(concatMap(() => s.shape(message("xt", "typing"), human, () => of("xt"))));
+      // x2 waits for x's bucket until 1 s; typing at 0 and while x2 waits goes at once, and x2 still leaves at 1 s.
+      expectObservable(merge(turn(s, ["x1", "x2"]), typing(0), typing(500), typing(1_000))).toBe("(at) 496ms t 499ms (bt|)", { a: "x1", b: "x2", t: "xt" });
+    });
+    testScheduler().run(({ expectObservable }) => {
+      // The bot's 2 a second: typing asked first takes none of them, so both replies go at once.
+      const s = shaper(asyncScheduler, { perBot: { messages: 2, perSecs: 1, burst: 2 } });
+      const typing = s.shape(message("zt", "typing"), human, () => of("zt"));
+      expectObservable(merge(typing, turn(s, ["x1"]), turn(s, ["y1"]))).toBe("(txy|)", { t: "zt", x: "x1", y: "y1" });
+    });
+  });
+
   it("pacing composes: bubbles paced 400 ms apart go 400 ms apart under a burst that allows them, 1 s apart under 1 per second", () => {
     testScheduler().run(({ expectObservable }) => {
       // paceBubbles' rule as the turn applies it: each bubble asked for 400 ms after the previous one went.

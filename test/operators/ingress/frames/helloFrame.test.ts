@@ -45,6 +45,7 @@ const FAIL_CLOSED: PlatformCapabilities = {
   messageLimit: 4096,
   messageLimitUnit: "characters",
   statusBackend: "none",
+  typingIndicator: false,
 };
 
 const STREAMING = { streaming: true, streamingPlaceholder: true };
@@ -110,6 +111,11 @@ describe("hello.v1", () => {
       streamingMode: "edit",
       statusBackend: "typing",
     });
+  });
+
+  it("never turns on the typing indicator: the gateway protocol has no typing command, whatever the hello says", () => {
+    const hello = helloWith({ status_backend: "typing", typing_indicator: true, typingIndicator: true });
+    expect(resolveCapabilities(hello, "telegram", STREAMING).typingIndicator).toBe(false);
   });
 
   it("falls back to the default for enum values it does not know", () => {
