@@ -18,6 +18,7 @@ import type { DeliveryConfig } from "./delivery/deliverText.js";
 import type { SpeechToText } from "../stt/speechToText.js";
 import { echoTranscripts, needsTranscripts, transcribed } from "./turnTranscripts.js";
 import { markQueued, reactionSettingsOf, TurnReactions } from "./reactions/turnReactions.js";
+import { withTyping } from "./typing/withTyping.js";
 import { onceOnly } from "./onceOnly.js";
 import { sendText } from "./sendText.js";
 import { shown, toldTheUser } from "./toldTheUser.js";
@@ -139,12 +140,14 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
           toldTheUser(event, context),
         );
       default:
+        // "Typing…" where the platform shows one, from before a voice note is transcribed to the turn's end.
         return onceOnly(event, context, inboundDedupe, () =>
-          stt === undefined || !needsTranscripts(event, batch)
+          (stt === undefined || !needsTranscripts(event, batch)
             ? runTurn(sessionKey, event, batch, context)
             : transcribed(event, batch, stt.speech).pipe(
                 concatMap(([heard, heardBatch]) => concat(stt.echo ? echoTranscripts(heard, context) : EMPTY, runTurn(sessionKey, heard, heardBatch, context))),
-              ),
+              )
+          ).pipe(withTyping(event, context)),
         );
     }
   };
