@@ -15,6 +15,7 @@ export type AckPolicy =
 /**
  * The ack rule for one outbound frame, given the platform's negotiated capabilities (undefined in
  * legacy mode) and whether the caller wants acks (bubble modes, streaming, a shared bus):
+ * - typing: never written (OpenAB's protocol has no such command);
  * - reactions: fire-and-forget, as upstream, and after a hello only where `supports_reactions`;
  * - edits and deletes: refused where the hello says the platform cannot, acked only where it says
  *   so (`edit_ack` / `delete_ack`), elsewhere written and trusted, as upstream;
@@ -23,6 +24,10 @@ export type AckPolicy =
  */
 export function ackPolicy(message: OutboundMessage, capabilities: PlatformCapabilities | undefined, wantAck: boolean): AckPolicy {
   switch (message.command) {
+    case "typing":
+      // A native adapter's command: OpenAB's protocol has none, so a gateway never gets one
+      // (the capability gate keeps it away; this keeps it from ever becoming an empty message).
+      return { kind: "skip" };
     case "add_reaction":
     case "remove_reaction":
       return capabilities !== undefined && !capabilities.supportsReactions ? { kind: "skip" } : { kind: "write", unacked: false };

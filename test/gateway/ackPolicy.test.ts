@@ -39,6 +39,12 @@ describe("ackPolicy", () => {
     expect(ackPolicy(message("create_topic"), undefined, true)).toEqual({ kind: "ask", required: false });
   });
 
+  it("typing: never written to a gateway, in legacy mode or after any hello", () => {
+    for (const capabilities of [undefined, caps({}), caps({ sendAck: true, supportsReactions: true, canEdit: true })]) {
+      expect(ackPolicy(message("typing"), capabilities, true)).toEqual({ kind: "skip" });
+    }
+  });
+
   it("reactions: written, never acked; skipped after a hello without supports_reactions", () => {
     expect(ackPolicy(message("add_reaction"), undefined, true)).toEqual({ kind: "write", unacked: false });
     expect(ackPolicy(message("remove_reaction"), caps({ supportsReactions: true, sendAck: true }), true)).toEqual({ kind: "write", unacked: false });
