@@ -1,0 +1,154 @@
+import type { Api } from "grammy";
+import type { ReactionTypeEmoji } from "grammy/types";
+import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import type { Logger } from "../../log/logger.js";
+import { SendError, SKIPPED_MESSAGE_ID } from "../../wire/index.js";
+import { botApiFailure, isNotModified } from "./botApiFailure.js";
+import { grammySignal, type GrammySignal } from "./grammySignal.js";
+import { isMarkdownParseError } from "./markdownParseError.js";
+import { MessageReactions, reactionCall } from "./messageReactions.js";
+import { telegramReaction } from "./reactionEmoji.js";
+import { sendErrorOf } from "./sendErrorOf.js";
+
+/** How long one reply call may take: under the worker's wait for the answer, so an answer always comes. */
+export const REPLY_CALL_TIMEOUT_MS = 10_000;
+
+/** The receipt of a call that leaves no message of its own (a chat action). */
+const DONE: SendReceipt = { messageId: "tg_done" };
+
+/**
+ * The broker's reply operations as Bot API calls, each answered as the gateway acks one (a receipt
+ * with Telegram's message id, or a `SendError`): a message (`sendMessage`, quoting with
+ * `reply_parameters`), an edit (`editMessageText`; "message is not modified" is success), a delete,
+ * a reaction (`setMessageReaction`: the bot's one reaction, from the emoji Telegram takes), a forum
+ * topic (`createForumTopic`, its thread id as the message id) and "typing…" (`sendChatAction`).
+ * Text goes as legacy Markdown, and again as plain text when Telegram cannot parse it (OpenAB's
+ * rule).
+ */
+export class BotReplies {
+  readonly #api: Api;
+  readonly #logger: Logger;
+  readonly #reactions = new MessageReactions();
+  /** Emoji already noted as having no Telegram reaction: noted once each. */
+  readonly #unmapped = new Set<string>();
+
+  constructor(api: Api, logger: Logger) {
+    this.#api = api;
+    this.#logger = logger;
+  }
+
+  async send(message: OutboundMessage): Promise<SendReceipt> {
+    const method = methodOf(message);
+    try {
+      return await this.#carryOut(message);
+    } catch (err) {
+      if (err instanceof SendError) throw err;
+      const failure = botApiFailure(err);
+      const error = sendErrorOf(method, failure, err);
+      this.#logger.warn({ reason: error.code, method, ...(failure.kind === "refused" ? { status: failure.status } : { code: failure.code }) }, "telegram refused a reply");
+      throw error;
+    }
+  }
+
+  #carryOut(message: OutboundMessage): Promise<SendReceipt> {
+    const chat = chatIdOf(message.channel.id);
+    const text = message.content.text;
+    const signal = () => grammySignal(AbortSignal.timeout(REPLY_CALL_TIMEOUT_MS));
+    const thread = message.channel.thread_id === undefined ? {} : { message_thread_id: Number(message.channel.thread_id) };
+    switch (message.command) {
+      case undefined: {
+        const quote = message.quote_message_id === undefined ? undefined : positiveId(message.quote_message_id);
+        const reply = quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } };
+        return this.#markdownFirst((markdown) => this.#api.sendMessage(chat, text, { ...thread, ...reply, ...markdown }, signal())).then((sent) => ({ messageId: String(sent.message_id) }));
+      }
+      case "edit_message": {
+        const target = targetOf(message);
+        return this.#markdownFirst((markdown) => this.#api.editMessageText(chat, target, text, markdown, signal())).then(
+          () => ({ messageId: message.reply_to }),
+          (err: unknown) => {
+            // The message already shows this text: what the edit wanted is there.
+            if (isNotModified(botApiFailure(err))) return { messageId: message.reply_to };
+            throw err;
+          },
+        );
+      }
+      case "delete_message":
+        return this.#api.deleteMessage(chat, targetOf(message), signal()).then(() => ({ messageId: message.reply_to }));
+      case "add_reaction":
+      case "remove_reaction":
+        return this.#react(message, chat, message.command === "add_reaction" ? "add" : "remove", signal);
+      case "create_topic":
+        return this.#api.createForumTopic(chat, text, undefined, signal()).then((topic) => ({ messageId: String(topic.message_thread_id) }));
+      case "typing":
+        return this.#api.sendChatAction(chat, "typing", thread, signal()).then(() => DONE);
+    }
+  }
+
+  async #react(message: OutboundMessage, chat: number | string, op: "add" | "remove", signal: () => GrammySignal): Promise<SendReceipt> {
+    const target = targetOf(message);
+    const emoji = telegramReaction(message.content.text);
+    if (emoji === undefined) {
+      this.#noteUnmapped(message.content.text);
+      return { messageId: SKIPPED_MESSAGE_ID };
+    }
+    const key = `${message.channel.id}:${target}`;
+    const call = reactionCall(this.#reactions.shown(key), op, emoji);
+    if (!("set" in call)) return { messageId: SKIPPED_MESSAGE_ID };
+    await this.#api.setMessageReaction(chat, target, call.set.map((shown) => ({ type: "emoji" as const, emoji: shown as ReactionTypeEmoji["emoji"] })), undefined, signal());
+    this.#reactions.set(key, call.set[0]);
+    return { messageId: message.reply_to };
+  }
+
+  /** The call with `parse_mode: "Markdown"`, and once more without it when Telegram cannot parse the text. */
+  async #markdownFirst<T>(call: (markdown: { parse_mode?: "Markdown" }) => Promise<T>): Promise<T> {
+    try {
+      return await call({ parse_mode: "Markdown" });
+    } catch (err) {
+      const failure = botApiFailure(err);
+      if (failure.kind !== "refused" || failure.status !== 400 || !isMarkdownParseError(failure.description)) throw err;
+      this.#logger.debug({ reason: "markdown_parse_error" }, "telegram could not parse the reply's Markdown; sent as plain text");
+      return call({});
+    }
+  }
+
+  #noteUnmapped(emoji: string): void {
+    if (this.#unmapped.has(emoji)) return;
+    this.#unmapped.add(emoji);
+    this.#logger.info({ reason: "reaction_unmapped", emoji }, "status reaction has no Telegram emoji; not shown");
+  }
+}
+
+/** A chat id as Telegram takes it: a number for a numeric id, else the text (`@channelname`). */
+function chatIdOf(id: string): number | string {
+  return /^-?\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+
+function positiveId(text: string): number | undefined {
+  const id = Number(text);
+  return /^\d+$/.test(text) && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** The message a command acts on (`reply_to`); refused without a call when it is no Telegram message id. */
+function targetOf(message: OutboundMessage): number {
+  const id = positiveId(message.reply_to);
+  if (id === undefined) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Telegram message id`);
+  return id;
+}
+
+function methodOf(message: OutboundMessage): string {
+  switch (message.command) {
+    case undefined:
+      return "sendMessage";
+    case "edit_message":
+      return "editMessageText";
+    case "delete_message":
+      return "deleteMessage";
+    case "add_reaction":
+    case "remove_reaction":
+      return "setMessageReaction";
+    case "create_topic":
+      return "createForumTopic";
+    case "typing":
+      return "sendChatAction";
+  }
+}
