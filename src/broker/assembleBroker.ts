@@ -6,13 +6,14 @@ import type { Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
 import { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import { Pipeline } from "../pipeline/pipeline.js";
+import { nativePlatforms } from "../platforms/nativePlatforms.js";
 import { GroupHistory } from "../turn/groupHistory.js";
 import { packageVersion } from "../version.js";
 import { Broker } from "./broker.js";
 import type { Role } from "./brokerParts.js";
 import type { BrokerOptions } from "./brokerOptions.js";
 import type { BrokerState } from "./brokerState.js";
-import { platformPorts } from "./platformPorts.js";
+import { platformPorts, preparePorts } from "./platformPorts.js";
 import { sessionPoolTurns } from "./sessionPoolTurns.js";
 import { triageSweepByLeader } from "./triageSweepByLeader.js";
 
@@ -44,12 +45,13 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   const worker = role !== "edge";
   const state = assembly.state;
   if (worker && state === undefined) throw new Error("a worker needs its state stores");
-  const metrics = config.metrics.enabled ? new BrokerMetrics({ role, mode: config.delivery.mode, partitions: config.bus.partitions, version, gateway: role !== "worker" && config.gateway !== undefined }) : undefined;
+  const metrics = config.metrics.enabled ? new BrokerMetrics({ role, mode: config.delivery.mode, partitions: config.bus.partitions, version, gateway: role !== "worker" && config.gateway !== undefined, platforms: [...nativePlatforms(config).keys()] }) : undefined;
   const triage = config.triage.enabled && state !== undefined ? { settings: settingsFromConfig(config.triage), store: state.triage } : undefined;
   const history = state?.history === undefined ? undefined : new GroupHistory(state.history, config.inbound.history_limit, logger);
   // Workers run turns on the ACP session pool unless the caller brings its own handler.
   const turns = worker && options.turnHandler === undefined ? sessionPoolTurns(config, { env, logger, version, state, history, metrics }) : undefined;
   const sweep = triage === undefined || !worker ? undefined : triageSweepByLeader(triage.store, assembly.ownership, config.triage, logger).subscribe();
+  const ports = role === "worker" ? undefined : platformPorts(config, { logger, version, metrics });
   return new Broker({
     config,
     bus,
@@ -65,16 +67,18 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     ...(assembly.ownership === undefined ? {} : { ownership: assembly.ownership }),
     ...(assembly.partitionShare === undefined ? {} : { partitionShare: assembly.partitionShare }),
     ...(metrics === undefined ? {} : { metrics }),
-    ...(assembly.onStart === undefined && turns?.start === undefined
+    ...(assembly.onStart === undefined && turns?.start === undefined && (ports ?? []).length === 0
       ? {}
       : {
           onStart: async () => {
+            // First: a platform that refuses the bot's token stops start-up before agents or leases are taken.
+            await preparePorts(ports ?? []);
             await turns?.start?.();
             await assembly.onStart?.();
           },
         }),
     ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),
-    ...(role === "worker" ? {} : { ports: platformPorts(config, { logger, version, metrics }) }),
+    ...(ports === undefined ? {} : { ports }),
     onStopped: async () => {
       sweep?.unsubscribe();
       await turns?.close();

@@ -7,7 +7,7 @@ import type { BrokerParts } from "./brokerParts.js";
 /**
  * `/metrics`, `/healthz`, `/readyz` on `[metrics] listen`, when `[metrics]` is enabled (none
  * otherwise), with the gauges the metrics read from the broker's parts: the gateway's connection,
- * the partitions its worker owns.
+ * the native platforms' connections, the partitions its worker owns.
  */
 export function brokerMetricsServer(parts: BrokerParts, worker: Worker | undefined, readiness: () => Readiness): MetricsServer | undefined {
   const { metrics } = parts;
@@ -15,6 +15,7 @@ export function brokerMetricsServer(parts: BrokerParts, worker: Worker | undefin
   const gatewayPort = parts.ports?.find((port) => port.platforms === undefined);
   metrics.read({
     ...(gatewayPort === undefined ? {} : { gatewayConnected: () => gatewayPort.isConnected }),
+    platformConnected: (platform) => parts.ports?.find((port) => port.platforms?.includes(platform) === true)?.isConnected === true,
     ...(worker === undefined ? {} : { partitionsOwned: () => worker.ownedPartitions }),
   });
   return new MetricsServer({

@@ -3,6 +3,7 @@ import { GatewayConnector } from "../gateway/connector.js";
 import type { Logger } from "../log/logger.js";
 import type { Instruments } from "../metrics/instruments.js";
 import type { PlatformPort } from "../platforms/platformPort.js";
+import { TelegramPort } from "../platforms/telegram/index.js";
 
 export interface PlatformPortsOptions {
   readonly logger: Logger;
@@ -10,11 +11,25 @@ export interface PlatformPortsOptions {
   readonly metrics: Instruments | undefined;
 }
 
-/** An edge's platform ports, as the config names them: the OpenAB gateway's (`[gateway]`). */
+/** An edge's platform ports, as the config names them: the OpenAB gateway's (`[gateway]`), Telegram's (`[telegram]`). */
 export function platformPorts(config: Config, { logger, version, metrics }: PlatformPortsOptions): PlatformPort[] {
   const ports: PlatformPort[] = [];
   if (config.gateway !== undefined) ports.push(gatewayConnector(config.gateway, logger, version, metrics));
+  if (config.telegram !== undefined) ports.push(new TelegramPort({ config: config.telegram, logger: logger.child({ port: "telegram" }) }));
   return ports;
+}
+
+/** A port with something to check before the broker starts (a token its platform must take). */
+interface PreparedPort {
+  prepare(): Promise<void>;
+}
+
+/**
+ * What the ports check at start-up, before any of them is started: a platform that refuses the
+ * bot's token stops start-up with one line (`ConfigError`), instead of a broker that can never answer.
+ */
+export async function preparePorts(ports: readonly PlatformPort[]): Promise<void> {
+  await Promise.all(ports.filter((port): port is PlatformPort & PreparedPort => typeof (port as Partial<PreparedPort>).prepare === "function").map((port) => port.prepare()));
 }
 
 /** An edge's connection to the gateway `[gateway]` names. */

@@ -10,6 +10,7 @@ import type { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { AgentExitCause } from "../metrics/instruments.js";
 import { SpeechToText } from "../stt/speechToText.js";
 import { createAgentTurnHandler } from "../turn/agentTurnHandler.js";
+import type { StreamingOptions } from "../turn/delivery/deliverStreaming.js";
 import type { GroupHistory } from "../turn/groupHistory.js";
 import type { TurnHandler } from "../turn/turn.js";
 import type { BrokerState } from "./brokerState.js";
@@ -59,7 +60,7 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
     ...(state === undefined ? {} : { inboundDedupe: state.dedupe }),
     ...(history === undefined ? {} : { history }),
     ...(replyTool === undefined ? {} : { replyTool }),
-    ...(config.gateway?.streaming === true ? { streaming: { placeholder: config.gateway.streaming_placeholder } } : {}),
+    ...streamingOf(config),
     ...(config.stt.enabled ? { stt: { speech: speechToTextFor(config, env, logger), echo: config.stt.echo_transcript } } : {}),
     ...(config.gateway?.bot_username === undefined ? {} : { identityName: config.gateway.bot_username }),
     ...(config.activity.enabled && config.reactions.tool_display !== "none"
@@ -82,6 +83,18 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
       await replyTool?.close();
     },
   };
+}
+
+/**
+ * Text turns stream under `[gateway] streaming` (every gateway platform that can edit, and one
+ * with no hello, as upstream) or `[telegram] streaming` (Telegram, by its capabilities alone). The
+ * latter is on by default (upstream's: it follows `rich_messages`), so it yields where a text
+ * reply is asked to go out otherwise, as `[delivery.blocks]`; bubble modes never stream.
+ */
+function streamingOf(config: Config): { streaming?: StreamingOptions } {
+  const gateway = config.gateway?.streaming === true;
+  if (!gateway && (config.telegram?.streaming !== true || config.delivery.blocks.enabled)) return {};
+  return { streaming: { placeholder: config.gateway?.streaming_placeholder ?? true, withoutHello: gateway } };
 }
 
 /** `[stt]`'s client: an empty `api_key` with a groq.com `base_url` takes `GROQ_API_KEY` from the environment, as upstream. */

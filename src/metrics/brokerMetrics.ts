@@ -27,6 +27,8 @@ export interface BrokerMetricsOptions {
   readonly version: string;
   /** Whether this process holds a gateway connection (`turnstream_gateway_connected` exists only then). */
   readonly gateway: boolean;
+  /** The platforms this edge speaks to natively (`turnstream_platform_connected`, one series each); default none. */
+  readonly platforms?: readonly string[];
   /** prom-client's process metrics (`process_*`, `nodejs_*`); default true. */
   readonly processMetrics?: boolean;
 }
@@ -41,6 +43,8 @@ export interface GaugeReaders {
   readonly gatewayConnected?: () => boolean;
   /** Partitions this worker consumes now. */
   readonly partitionsOwned?: () => number;
+  /** Whether this edge's connection to a platform it speaks to natively works now. */
+  readonly platformConnected?: (platform: string) => boolean;
 }
 
 /** Seconds; from a fast ack to a slow agent. */
@@ -115,6 +119,19 @@ export class BrokerMetrics implements Instruments {
     gauge("turnstream_session_waits", "Turns waiting for an ACP session because every one is busy ([pool] max_sessions).", workerRegisters, () => readers().waitingForSession?.() ?? 0, read);
     gauge("turnstream_partitions_owned", "Partitions this worker consumes now.", workerRegisters, () => readers().partitionsOwned?.() ?? 0, read);
     gauge("turnstream_gateway_connected", "1 while this edge's gateway WebSocket is open, else 0.", edge, () => (readers().gatewayConnected?.() === true ? 1 : 0), read);
+    // One series per configured native platform, and only on edges: the label set is the config's.
+    const platforms = options.role === "worker" ? [] : (options.platforms ?? []);
+    if (platforms.length > 0) {
+      new Gauge({
+        name: "turnstream_platform_connected",
+        help: "1 while this edge's own connection to the platform works (Telegram: polling or the webhook set up), else 0.",
+        labelNames: ["platform"],
+        registers,
+        collect() {
+          for (const platform of platforms) this.labels(platform).set(readers().platformConnected?.(platform) === true ? 1 : 0);
+        },
+      });
+    }
   }
 
   /** Where the gauges read from; given once the parts they read exist. */

@@ -114,10 +114,11 @@ export function blockSizeProblems(config: Config): ConfigProblem[] {
 
 /**
  * `[inbound] history_limit` keeps the group messages that did not mention the bot, which only
- * happens where mentions are required: `[gateway] bot_username` set.
+ * happens where mentions are required: `[gateway] bot_username` set, or `[telegram]`, whose bot's
+ * username comes from Telegram.
  */
 export function historyProblems(config: Config): ConfigProblem[] {
-  if (config.inbound.history_limit === 0) return [];
+  if (config.inbound.history_limit === 0 || config.telegram !== undefined) return [];
   const botUsername = config.gateway?.bot_username;
   if (botUsername !== undefined && botUsername !== "") return [];
   return [{ path: "inbound.history_limit", message: `${config.inbound.history_limit} keeps group messages that did not mention the bot, and without [gateway] bot_username every message starts a turn: set gateway.bot_username, or history_limit = 0` }];

@@ -13,6 +13,12 @@ import { replyMessage } from "./replyMessage.js";
 export interface StreamingOptions {
   /** Post `…` at once; otherwise the message opens with the first text. */
   readonly placeholder: boolean;
+  /**
+   * Whether a platform with no capabilities (a gateway without a hello) streams, as upstream does
+   * under `[gateway] streaming`; default true. False where only a native platform streams
+   * (`[telegram] streaming`): its capabilities say so, and a gateway platform is sent once.
+   */
+  readonly withoutHello?: boolean;
 }
 
 /**

@@ -14,8 +14,9 @@ import { replyGaps } from "./replyPacing.js";
 
 /**
  * The configured delivery mode, as an operator over a turn's events. With streaming on, a text
- * reply streams where the platform can edit in place: always without a hello (as upstream), and
- * after one where it advertises `streaming_mode = "edit"` and `can_edit` (its placeholder as its
+ * reply streams where the platform can edit in place: without a hello as upstream does (unless
+ * `withoutHello` is false: only a native platform asked to stream), and where the capabilities
+ * advertise `streaming_mode = "edit"` and `can_edit` (its placeholder as its
  * `show_streaming_placeholder` says); elsewhere it is sent once, noted once per platform.
  */
 export function deliveryOf(config: DeliveryConfig, streaming: StreamingOptions | undefined): (event: GatewayEvent, context: TurnContext) => OperatorFunction<AgentEvent, never> {
@@ -23,7 +24,7 @@ export function deliveryOf(config: DeliveryConfig, streaming: StreamingOptions |
   const noted = new Set<string>();
   return (event, context) => {
     const capabilities = context.capabilities?.(event.platform);
-    if (capabilities === undefined) return deliverStreaming(event, context, config, streaming);
+    if (capabilities === undefined) return streaming.withoutHello === false ? deliver(event, context, config) : deliverStreaming(event, context, config, streaming);
     if (capabilities.streamingMode === "edit" && capabilities.canEdit) return deliverStreaming(event, context, config, { placeholder: capabilities.showStreamingPlaceholder });
     if (!noted.has(event.platform)) {
       noted.add(event.platform);
