@@ -9,16 +9,23 @@ export interface SkipConfig {
   readonly trusted_bot_ids: readonly string[];
   /** Unset or `""`: no @mention gating. */
   readonly bot_username?: string | undefined;
+  /**
+   * Platforms whose events this source must not bring: those turnstream speaks to natively
+   * (`[telegram]`, …), whose replies go to their own adapter — an event of theirs arriving through
+   * the OpenAB gateway would be answered by the wrong bot. Default none.
+   */
+  readonly native_platforms?: readonly string[];
 }
 
-export type SkipReason = "bot_not_trusted" | "not_mentioned";
+export type SkipReason = "platform_native" | "bot_not_trusted" | "not_mentioned";
 
 /**
  * Why `event` is skipped before the trust gate, or `undefined` to keep it (protocol §12.2, first
- * match wins). The channel and user allow-lists of upstream's `should_skip_event` are neutralised
+ * match wins), after turnstream's own first rule: a platform spoken to natively comes only from its adapter. The channel and user allow-lists of upstream's `should_skip_event` are neutralised
  * on the gateway path; the trust gate applies them.
  */
 export function skipReason(event: GatewayEvent, config: SkipConfig): SkipReason | undefined {
+  if (config.native_platforms !== undefined && config.native_platforms.includes(event.platform)) return "platform_native";
   const { sender } = event;
   if (sender.is_bot && !config.allow_bot_messages && !config.trusted_bot_ids.includes(sender.id)) {
     return "bot_not_trusted";

@@ -2,6 +2,7 @@ import type { Config } from "../config/index.js";
 import { GatewayConnector } from "../gateway/connector.js";
 import type { Logger } from "../log/logger.js";
 import type { Instruments } from "../metrics/instruments.js";
+import { nativePlatforms } from "../platforms/nativePlatforms.js";
 import type { PlatformPort } from "../platforms/platformPort.js";
 import { TelegramPort } from "../platforms/telegram/index.js";
 
@@ -14,7 +15,7 @@ export interface PlatformPortsOptions {
 /** An edge's platform ports, as the config names them: the OpenAB gateway's (`[gateway]`), Telegram's (`[telegram]`). */
 export function platformPorts(config: Config, { logger, version, metrics }: PlatformPortsOptions): PlatformPort[] {
   const ports: PlatformPort[] = [];
-  if (config.gateway !== undefined) ports.push(gatewayConnector(config.gateway, logger, version, metrics));
+  if (config.gateway !== undefined) ports.push(gatewayConnector(config.gateway, [...nativePlatforms(config).keys()], logger, version, metrics));
   if (config.telegram !== undefined) ports.push(new TelegramPort({ config: config.telegram, logger: logger.child({ port: "telegram" }) }));
   return ports;
 }
@@ -33,10 +34,11 @@ export async function preparePorts(ports: readonly PlatformPort[]): Promise<void
 }
 
 /** An edge's connection to the gateway `[gateway]` names. */
-function gatewayConnector(gateway: NonNullable<Config["gateway"]>, logger: Logger, clientVersion: string, instruments: Instruments | undefined): GatewayConnector {
+function gatewayConnector(gateway: NonNullable<Config["gateway"]>, nativePlatforms: readonly string[], logger: Logger, clientVersion: string, instruments: Instruments | undefined): GatewayConnector {
   return new GatewayConnector({
     url: gateway.url,
-    ingress: gateway,
+    // A platform spoken to natively answers through its adapter: the gateway's events of it are skipped.
+    ingress: nativePlatforms.length === 0 ? gateway : { ...gateway, native_platforms: nativePlatforms },
     ...(gateway.token === undefined ? {} : { token: gateway.token }),
     logger,
     maxFrameBytes: gateway.max_frame_bytes,

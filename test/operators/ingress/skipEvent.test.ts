@@ -17,6 +17,14 @@ const inGroup = (type: string, extra: { thread_id?: string | null; mentions?: st
   });
 
 describe("skipReason (§12.2)", () => {
+  it("first: skips an event of a platform spoken to natively, whoever sent it (its replies would go to the native adapter's bot)", () => {
+    const telegram = gatewayEvent({ platform: "telegram" });
+    expect(skipReason(telegram, config({ native_platforms: ["telegram"] }))).toBe("platform_native");
+    expect(skipReason({ ...bot, platform: "telegram" }, config({ native_platforms: ["telegram"] }))).toBe("platform_native");
+    expect(skipReason(gatewayEvent({ platform: "discord" }), config({ native_platforms: ["telegram"] }))).toBeUndefined();
+    expect(skipReason(telegram, config())).toBeUndefined();
+  });
+
   it("keeps a human's message by default", () => {
     expect(skipReason(gatewayEvent(), config())).toBeUndefined();
   });
