@@ -28,13 +28,15 @@ const DONE: SendReceipt = { messageId: "tg_done" };
 export class BotReplies {
   readonly #api: Api;
   readonly #logger: Logger;
+  readonly #timeoutMs: number;
   readonly #reactions = new MessageReactions();
   /** Emoji already noted as having no Telegram reaction: noted once each. */
   readonly #unmapped = new Set<string>();
 
-  constructor(api: Api, logger: Logger) {
+  constructor(api: Api, logger: Logger, timeoutMs: number = REPLY_CALL_TIMEOUT_MS) {
     this.#api = api;
     this.#logger = logger;
+    this.#timeoutMs = timeoutMs;
   }
 
   async send(message: OutboundMessage): Promise<SendReceipt> {
@@ -53,7 +55,7 @@ export class BotReplies {
   #carryOut(message: OutboundMessage): Promise<SendReceipt> {
     const chat = chatIdOf(message.channel.id);
     const text = message.content.text;
-    const signal = () => grammySignal(AbortSignal.timeout(REPLY_CALL_TIMEOUT_MS));
+    const signal = () => grammySignal(AbortSignal.timeout(this.#timeoutMs));
     const thread = message.channel.thread_id === undefined ? {} : { message_thread_id: Number(message.channel.thread_id) };
     switch (message.command) {
       case undefined: {
