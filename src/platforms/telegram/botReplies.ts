@@ -56,9 +56,9 @@ export class BotReplies {
     const chat = chatIdOf(message.channel.id);
     const text = message.content.text;
     const signal = () => grammySignal(AbortSignal.timeout(this.#timeoutMs));
-    const thread = message.channel.thread_id === undefined ? {} : { message_thread_id: Number(message.channel.thread_id) };
     switch (message.command) {
       case undefined: {
+        const thread = threadOf(message);
         const quote = message.quote_message_id === undefined ? undefined : positiveId(message.quote_message_id);
         const reply = quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } };
         return this.#markdownFirst((markdown) => this.#api.sendMessage(chat, text, { ...thread, ...reply, ...markdown }, signal())).then((sent) => ({ messageId: String(sent.message_id) }));
@@ -82,7 +82,7 @@ export class BotReplies {
       case "create_topic":
         return this.#api.createForumTopic(chat, text, undefined, signal()).then((topic) => ({ messageId: String(topic.message_thread_id) }));
       case "typing":
-        return this.#api.sendChatAction(chat, "typing", thread, signal()).then(() => DONE);
+        return this.#api.sendChatAction(chat, "typing", threadOf(message), signal()).then(() => DONE);
     }
   }
 
@@ -135,6 +135,18 @@ function targetOf(message: OutboundMessage): number {
   const id = positiveId(message.reply_to);
   if (id === undefined) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Telegram message id`);
   return id;
+}
+
+/**
+ * The forum topic a message or chat action goes to; refused without a call when `thread_id` is no
+ * topic id (a cron job's typo): Telegram would read it as absent and post in the chat's main thread.
+ */
+function threadOf(message: OutboundMessage): { message_thread_id?: number } {
+  const thread = message.channel.thread_id;
+  if (thread === undefined) return {};
+  const id = positiveId(thread);
+  if (id === undefined) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(thread.slice(0, 40))} is not a Telegram topic id`);
+  return { message_thread_id: id };
 }
 
 function methodOf(message: OutboundMessage): string {
