@@ -1,8 +1,9 @@
-import { asyncScheduler, BehaviorSubject, distinctUntilChanged, firstValueFrom, from, interval, timeout, TimeoutError } from "rxjs";
+import { asyncScheduler, BehaviorSubject, distinctUntilChanged, interval, TimeoutError } from "rxjs";
 import type { Observable, SchedulerLike, Subscription } from "rxjs";
 import { leasePlan, leaseTarget } from "../../operators/dispatch/leasePlan.js";
 import type { Logger } from "../log/logger.js";
-import { assertWorkerId, isRevisionConflict, partitionKey, presenceKey, readLeaseTable, type LeaseBucket, type LeaseTable } from "./leaseBucket.js";
+import { HeldLeases } from "./heldLeases.js";
+import { assertWorkerId, partitionKey, presenceKey, readLeaseTable, type LeaseBucket, type LeaseTable } from "./leaseBucket.js";
 
 export interface PartitionLeasesOptions {
   /** The lease bucket, opened with `openBucket(nc, subjects(prefix).buckets.leases, { ttlMs })`. */
@@ -19,14 +20,7 @@ export interface PartitionLeasesOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-type LostReason = "conflict" | "taken" | "expired" | "renew_overdue";
 type ReleaseReason = "rebalance" | "shutdown";
-
-interface HeldLease {
-  readonly revision: number;
-  /** When the create or update that produced `revision` was sent: the bucket's TTL runs from no earlier. */
-  readonly renewedAt: number;
-}
 
 interface Release {
   readonly reason: ReleaseReason;
@@ -34,11 +28,11 @@ interface Release {
 }
 
 /**
- * The partitions this worker may consume, held as leases in a NATS KV bucket (architecture §4):
- * `create` acquires, `update` at the held revision renews, the bucket TTL expires a dead worker's
- * leases. Every quarter of the TTL a tick renews, reads the table, and follows `leasePlan` towards an
- * even split over the workers present. A lease not renewed within half the TTL leaves `owned` at
- * once, so this worker stops before any other can acquire it.
+ * The partitions this worker may consume, held as leases in a NATS KV bucket (architecture §4;
+ * `HeldLeases` keeps them): `create` acquires, `update` at the held revision renews, the bucket TTL
+ * expires a dead worker's leases. Every quarter of the TTL a tick renews, reads the table, and
+ * follows `leasePlan` towards an even split over the workers present. A lease not renewed within
+ * half the TTL leaves `owned` at once, so this worker stops before any other can acquire it.
  */
 export class PartitionLeases {
   /**
@@ -55,12 +49,11 @@ export class PartitionLeases {
   readonly #drain: (partition: number) => Promise<void>;
   readonly #scheduler: SchedulerLike;
 
-  readonly #held = new Map<number, HeldLease>();
+  readonly #held: HeldLeases;
   readonly #releasing = new Map<number, Release>();
   readonly #owned$ = new BehaviorSubject<ReadonlySet<number>>(new Set());
   #phase: "idle" | "joining" | "running" | "stopping" | "stopped" = "idle";
   #ticks: Subscription | undefined;
-  #deadline: Subscription | undefined;
   #ticking = false;
   #tickAgain = false;
   #presenceGone = false;
@@ -83,6 +76,15 @@ export class PartitionLeases {
     this.#drain = options.drain ?? (async () => undefined);
     this.#scheduler = options.scheduler ?? asyncScheduler;
     this.#stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
+    this.#held = new HeldLeases({
+      kv: this.#kv,
+      holder: this.#workerId,
+      ttlMs: this.#ttlMs,
+      scheduler: this.#scheduler,
+      changed: (keys) => this.#owned$.next(new Set([...keys].map(partitionOf))),
+      acquired: (key) => this.#log.info({ partition: partitionOf(key), workerId: this.#workerId }, "partition lease acquired"),
+      lost: (key, reason) => this.#log.warn({ partition: partitionOf(key), workerId: this.#workerId, reason }, "partition lease lost"),
+    });
     this.owned = this.#owned$.pipe(distinctUntilChanged(sameMembers));
   }
 
@@ -135,9 +137,9 @@ export class PartitionLeases {
 
   async #tick(): Promise<void> {
     try {
-      await this.#renew();
+      await this.#held.renew();
       if (this.#phase === "joining") {
-        await this.#within(this.#kv.put(presenceKey(this.#workerId), this.#workerId));
+        await this.#held.within(this.#kv.put(presenceKey(this.#workerId), this.#workerId));
         this.#phase = "running";
       } else if (this.#phase === "running") {
         await this.#rebalance();
@@ -151,33 +153,15 @@ export class PartitionLeases {
     if (this.#phase === "stopping" && this.#presenceGone && this.#held.size === 0 && this.#releasing.size === 0) this.#finish();
   }
 
-  async #renew(): Promise<void> {
-    const failures: unknown[] = [];
-    await Promise.all(
-      [...this.#held].map(async ([partition, lease]) => {
-        const sentAt = this.#scheduler.now();
-        try {
-          const revision = await this.#within(this.#kv.update(partitionKey(partition), this.#workerId, lease.revision));
-          if (this.#held.get(partition) === lease) this.#held.set(partition, { revision, renewedAt: sentAt });
-        } catch (err) {
-          if (!isRevisionConflict(err)) failures.push(err);
-          else if (this.#held.get(partition) === lease) this.#lose(partition, "conflict");
-        }
-      }),
-    );
-    this.#refresh();
-    if (failures.length > 0) throw failures[0];
-  }
-
   async #rebalance(): Promise<void> {
-    await this.#within(this.#kv.put(presenceKey(this.#workerId), this.#workerId));
-    const table = await this.#within(readLeaseTable(this.#kv, this.#partitions));
+    await this.#held.within(this.#kv.put(presenceKey(this.#workerId), this.#workerId));
+    const table = await this.#held.within(readLeaseTable(this.#kv, this.#partitions));
     // The bucket is the truth: a lease it shows gone or someone else's is lost now.
-    for (const partition of this.#held.keys()) {
-      const holder = table.holders.get(partition)?.workerId;
-      if (holder !== this.#workerId) this.#lose(partition, holder === undefined ? "expired" : "taken");
+    for (const key of this.#held.keys()) {
+      const holder = table.holders.get(partitionOf(key))?.workerId;
+      if (holder !== this.#workerId) this.#held.lose(key, holder === undefined ? "expired" : "taken");
     }
-    this.#refresh();
+    this.#held.refresh();
     await this.#releaseStale(table);
 
     this.#share = leaseTarget(this.#partitions, table.workers, this.#workerId);
@@ -185,52 +169,28 @@ export class PartitionLeases {
     const plan = leasePlan({
       partitions: this.#partitions,
       self: this.#workerId,
-      owned: new Set(this.#held.keys()),
+      owned: new Set(this.#held.keys().map(partitionOf)),
       holders,
       workers: table.workers,
     });
     for (const partition of plan.release) this.#startRelease(partition, "rebalance");
-    await this.#acquire(plan.acquire);
-  }
-
-  async #acquire(partitions: readonly number[]): Promise<void> {
-    const failures: unknown[] = [];
-    await Promise.all(
-      partitions.map(async (partition) => {
-        const sentAt = this.#scheduler.now();
-        try {
-          const revision = await this.#within(this.#kv.create(partitionKey(partition), this.#workerId));
-          this.#held.set(partition, { revision, renewedAt: sentAt });
-          this.#log.info({ partition, workerId: this.#workerId }, "partition lease acquired");
-        } catch (err) {
-          if (!isRevisionConflict(err)) failures.push(err);
-        }
-      }),
-    );
-    // A create answered too late to trust is dropped here as overdue; the next tick deletes it as stale.
-    this.#refresh();
-    if (failures.length > 0) throw failures[0];
+    await this.#held.acquire(plan.acquire.map(partitionKey));
   }
 
   /** Our own leases we do not hold (a late create, a renew after the local deadline): free them. */
   async #releaseStale(table: LeaseTable): Promise<void> {
     for (const [partition, lease] of table.holders) {
-      if (lease.workerId !== this.#workerId || this.#held.has(partition)) continue;
-      try {
-        await this.#within(this.#kv.delete(partitionKey(partition), { previousSeq: lease.revision }));
-        this.#log.info({ partition, workerId: this.#workerId, reason: "stale" }, "partition lease released");
-      } catch (err) {
-        if (!isRevisionConflict(err)) throw err;
-      }
+      if (lease.workerId !== this.#workerId || this.#held.has(partitionKey(partition))) continue;
+      if (await this.#held.deleteAt(partitionKey(partition), lease.revision)) this.#log.info({ partition, workerId: this.#workerId, reason: "stale" }, "partition lease released");
     }
   }
 
   async #leave(): Promise<void> {
-    for (const partition of this.#held.keys()) this.#startRelease(partition, "shutdown");
+    for (const key of this.#held.keys()) this.#startRelease(partitionOf(key), "shutdown");
     if (this.#presenceGone) return;
     // Best effort, once: if it fails, the presence ages out with the bucket TTL.
     this.#presenceGone = true;
-    await this.#within(this.#kv.delete(presenceKey(this.#workerId)));
+    await this.#held.within(this.#kv.delete(presenceKey(this.#workerId)));
   }
 
   #startRelease(partition: number, reason: ReleaseReason): void {
@@ -256,55 +216,26 @@ export class PartitionLeases {
     for (const [partition, release] of this.#releasing) {
       if (!release.drained) continue;
       this.#releasing.delete(partition);
-      const lease = this.#held.get(partition);
-      if (lease === undefined) continue;
-      // Stop owning before the bucket frees it: no instant where another worker holds it while we do.
-      this.#held.delete(partition);
-      this.#refresh();
-      try {
-        await this.#within(this.#kv.delete(partitionKey(partition), { previousSeq: lease.revision }));
-        this.#log.info({ partition, workerId: this.#workerId, reason: release.reason }, "partition lease released");
-      } catch (err) {
-        // Not ours any more, or it ages out (and a running worker deletes it as stale next tick).
-        if (!isRevisionConflict(err)) throw err;
-      }
+      // Owned no more before the bucket frees it. A conflict: not ours any more, or it ages out (and
+      // a running worker deletes it as stale next tick).
+      const key = partitionKey(partition);
+      if (await this.#held.release(key)) this.#log.info({ partition, workerId: this.#workerId, reason: release.reason }, "partition lease released");
     }
-  }
-
-  #lose(partition: number, reason: LostReason): void {
-    this.#held.delete(partition);
-    this.#log.warn({ partition, workerId: this.#workerId, reason }, "partition lease lost");
-  }
-
-  /** Drops overdue leases, publishes the owned set, and arms a timer for the next deadline. */
-  #refresh(): void {
-    const now = this.#scheduler.now();
-    const halfTtl = this.#ttlMs / 2;
-    for (const [partition, lease] of this.#held) {
-      if (now - lease.renewedAt >= halfTtl) this.#lose(partition, "renew_overdue");
-    }
-    this.#owned$.next(new Set(this.#held.keys()));
-
-    this.#deadline?.unsubscribe();
-    this.#deadline = undefined;
-    if (this.#held.size === 0 || this.#phase === "stopped") return;
-    const earliest = Math.min(...[...this.#held.values()].map((lease) => lease.renewedAt));
-    this.#deadline = this.#scheduler.schedule(() => this.#refresh(), Math.max(0, earliest + halfTtl - now));
   }
 
   #finish(): void {
     this.#phase = "stopped";
     this.#ticks?.unsubscribe();
-    this.#deadline?.unsubscribe();
+    this.#held.close();
     this.#owned$.next(new Set());
     this.#owned$.complete();
     this.#resolveStopped();
   }
+}
 
-  /** A KV call bounded by a third of the TTL, on the scheduler's clock: a stalled NATS fails the tick, not the next ones. */
-  #within<T>(operation: Promise<T>): Promise<T> {
-    return firstValueFrom(from(operation).pipe(timeout({ first: this.#ttlMs / 3, scheduler: this.#scheduler })));
-  }
+/** The partition a `partition.<n>` key names. */
+function partitionOf(key: string): number {
+  return Number(key.slice("partition.".length));
 }
 
 function sameMembers(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
