@@ -157,6 +157,8 @@ export class TelegramPort implements PlatformPort {
       throw new ConfigError([{ path: "telegram.webhook_listen", message: `${this.#config.webhook_listen ?? ""} cannot be listened on${typeof code === "string" ? ` (${code})` : ""}` }], { cause: err });
     }
     this.#logger.info({ url: this.#webhook.url, path: this.#config.webhook_path }, "telegram webhook listening");
+    // Upstream's warning: without the secret, anyone who finds the URL can post updates as any user.
+    if (this.#config.secret_token === undefined) this.#logger.warn({ reason: "secret_token_unset" }, "telegram webhook requests are not validated (no [telegram] secret_token)");
   }
 
   start(): void {

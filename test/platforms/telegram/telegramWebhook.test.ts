@@ -118,6 +118,25 @@ describe("TelegramPort webhook: registration", () => {
   });
 });
 
+describe("TelegramPort webhook: without secret_token", () => {
+  it("warns once at start-up that requests are not validated, and takes a request without the header", async () => {
+    const { port, events, records } = webhookPort({ secret_token: undefined });
+    await port.prepare();
+    port.start();
+    await until(() => port.isConnected);
+    expect(records.filter((r) => r.reason === "secret_token_unset")).toMatchObject([{ level: 40, msg: "telegram webhook requests are not validated (no [telegram] secret_token)" }]);
+    const answered = post(`${port.webhookUrl!}${PATH}`, aMessage("no secret here"));
+    await until(() => events.length === 1);
+    port.settled(events[0]!);
+    expect((await answered).status).toBe(200);
+  });
+
+  it("with secret_token set, says nothing of it", async () => {
+    const { records } = await listening();
+    expect(records.filter((r) => r.reason === "secret_token_unset")).toEqual([]);
+  });
+});
+
 describe("TelegramPort webhook: delivery", () => {
   it("takes Telegram's delivery (the secret header right) and answers 200 only once the event is settled", async () => {
     const { alice, dm } = someChats(fake.api);
