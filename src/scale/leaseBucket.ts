@@ -23,6 +23,17 @@ export const partitionKey = (partition: number): string => `partition.${partitio
 /** `worker.<id>` is a worker's presence, renewed with its leases and gone with the bucket TTL. */
 export const presenceKey = (workerId: string): string => `worker.${workerId}`;
 
+/**
+ * `receiver.<connection>` holds the id of the process holding a connection only one may hold, such
+ * as `receiver.telegram.123456` for a Telegram bot's poller (`ReceiverLease`).
+ */
+export function receiverKey(connection: string): string {
+  if (!/^[-\w=]+(\.[-\w=]+)*$/.test(connection)) {
+    throw new RangeError(`receiver ${JSON.stringify(connection)} is not a lease key; use dot-separated tokens of letters, digits, "_", "-" or "="`);
+  }
+  return `receiver.${connection}`;
+}
+
 /** One key token: letters, digits, `_`, `-` and `=` (a KV key allows these; no `.` splits it). */
 export function assertWorkerId(workerId: string): void {
   if (!/^[-\w=]+$/.test(workerId)) {
