@@ -7,8 +7,8 @@ import type { Subjects } from "../wire/index.js";
 import type { BrokerParts } from "./brokerParts.js";
 
 const sendMarginMs = 5_000;
-/** Logged at debug as each attempt of a send leaves a worker for the gateway. */
-export const SEND_LEAVING_LOG = "message leaving for the gateway";
+/** Logged at debug as each attempt of a send leaves a worker for its platform (the gateway, or a native adapter such as Telegram's). */
+export const SEND_LEAVING_LOG = "message leaving for its platform";
 /** Further requests for a send nobody answered, on a shared bus. */
 const sendRetries = 3;
 
@@ -23,8 +23,9 @@ export interface BrokerSenderOptions {
 
 /**
  * How a broker sends on the send subject, for the worker's turns and the edge's own notices: the
- * gateway's ack timeout with a margin, asked again on a shared bus, a "try again later" waited
- * out, each attempt logged at debug as it leaves.
+ * gateway's ack timeout with a margin, asked again on a shared bus, a "try again later" (a
+ * gateway's, or a native platform's such as Telegram's 429) waited out, each attempt logged at
+ * debug as it leaves.
  */
 export function brokerSender(parts: BrokerParts, { subjects, instruments, levels, shaper }: BrokerSenderOptions): Send {
   return createSender({
@@ -38,7 +39,7 @@ export function brokerSender(parts: BrokerParts, { subjects, instruments, levels
     // A gateway's "try again later" is waited out for as long as a turn may run.
     retryBudgetMs: parts.config.pool.prompt_hard_timeout_secs * 1000,
     onRetry: ({ message, error, waitMs, attempt }) =>
-      parts.logger.warn({ reason: "retry_later", code: error.code, platform: message.platform, retryAfterMs: waitMs, attempt }, "gateway asked to send later; sending again"),
+      parts.logger.warn({ reason: "retry_later", code: error.code, platform: message.platform, retryAfterMs: waitMs, attempt }, "platform asked to send later; sending again"),
     // Each send as it leaves, for tracing pacing and rate limits: its fields are built only when written.
     onAttempt: (message, attempt) => {
       if (levels.debug) parts.logger.debug({ platform: message.platform, channel: message.channel.id, kind: messageKind(message.command), attempt }, SEND_LEAVING_LOG);

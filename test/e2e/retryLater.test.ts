@@ -49,7 +49,7 @@ describe.each(stackBuses())("a gateway's 'try again later' (%s bus)", (bus) => {
     expect(retried).toMatchObject({ text: "gate B12", accepted: true });
     expect((retried?.at ?? 0) - (arrivals[refused]?.at ?? 0)).toBeGreaterThanOrEqual(1_450);
     expect(s.records.some((r) => r.msg === "turn failed")).toBe(false);
-    expect(s.records.find((r) => r.msg === "gateway asked to send later; sending again")).toMatchObject({ reason: "retry_later", code: "rate_limited", retryAfterMs: 1_500, attempt: 1 });
+    expect(s.records.find((r) => r.msg === "platform asked to send later; sending again")).toMatchObject({ reason: "retry_later", code: "rate_limited", retryAfterMs: 1_500, attempt: 1 });
   });
 
   it("an unknown outcome is never sent again: the message went out once and the turn fails", async () => {
@@ -58,6 +58,6 @@ describe.each(stackBuses())("a gateway's 'try again later' (%s bus)", (bus) => {
     expect(await settled(s, "turn failed")).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(arrivals.filter((a) => a.text === "your flight moved to 8pm")).toHaveLength(1);
-    expect(s.records.some((r) => r.msg === "gateway asked to send later; sending again")).toBe(false);
+    expect(s.records.some((r) => r.msg === "platform asked to send later; sending again")).toBe(false);
   });
 });

@@ -85,7 +85,7 @@ export interface Departure {
 }
 
 /**
- * Every message the members' logs show leaving for the gateway (`SEND_LEAVING_LOG`, logged at
+ * Every message the members' logs show leaving for their platform (`SEND_LEAVING_LOG`, logged at
  * debug: start the cluster with `logLevel: "debug"`), in time order: the
  * departures the rate limits shape, timed where they are decided rather than where they arrive.
  */
