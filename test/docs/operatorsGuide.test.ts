@@ -26,14 +26,26 @@ describe("docs/operators.md", () => {
 });
 
 describe("README", () => {
+  /** The README's ```toml block that has `section`. */
+  const tomlWith = (section: string) => [...read("README.md").matchAll(/```toml\n([\s\S]*?)```/g)].map((m) => m[1] as string).find((toml) => toml.includes(section));
+
   it("shows a minimal config that check-config accepts", async () => {
     const { parseConfigText } = await import("../../src/config/index.js");
-    const readme = read("README.md");
-    const toml = /```toml\n([\s\S]*?)```/.exec(readme)?.[1];
+    const toml = tomlWith("[gateway]");
     expect(toml).toBeDefined();
     const config = parseConfigText(toml ?? "", { env: {} });
     expect(config.gateway?.url).toBe("ws://127.0.0.1:8080/ws");
     expect(config.delivery.mode).toBe("structured");
+  });
+
+  it("shows a Telegram config that check-config accepts: a polling bot for one user, and nothing else", async () => {
+    const { parseConfigText } = await import("../../src/config/index.js");
+    const toml = tomlWith("[telegram]");
+    expect(toml).toBeDefined();
+    const config = parseConfigText(toml ?? "", { env: {} });
+    expect(config.telegram?.mode).toBe("polling");
+    expect(config.telegram?.allowed_users).toEqual(["123456789"]);
+    expect(config.gateway).toBeUndefined();
   });
 
   it("shows the two commands: install-and-run and the tests", () => {
