@@ -19,8 +19,8 @@ type Role = "all" | "edge" | "worker";
 type Mode = "text" | "structured" | "sequential";
 
 function exposition(role: Role, mode: Mode = "text"): Promise<string> {
-  // An edge-holding process (all, edge) with its gateway: the gateway gauge exists only then.
-  return new BrokerMetrics({ role, mode, partitions: 16, version: "x", processMetrics: false, gateway: role !== "worker" }).metrics();
+  // An edge-holding process (all, edge) with its gateway and [telegram]: their gauges exist only then.
+  return new BrokerMetrics({ role, mode, partitions: 16, version: "x", processMetrics: false, gateway: role !== "worker", platforms: ["telegram"] }).metrics();
 }
 
 /** `# TYPE name type` lines: each metric family and its type. */
@@ -232,6 +232,23 @@ const scenarios: Record<string, readonly Scenario[]> = {
       series: {
         [`turnstream_gateway_connected{${job},instance="edge-a:9464"}`]: "0x20",
         [`turnstream_gateway_connected{${job},instance="edge-b:9464"}`]: "1x20",
+      },
+      fires: [],
+    },
+  ],
+  TurnstreamPlatformDisconnected: [
+    {
+      series: {
+        [`turnstream_platform_connected{${job},instance="edge-a:9464",platform="telegram"}`]: "0x20",
+        [`turnstream_platform_connected{${job},instance="edge-b:9464",platform="telegram"}`]: "0x20",
+      },
+      fires: [`{${job},platform="telegram"}`],
+    },
+    // One edge polls the bot, the other stands by: quiet.
+    {
+      series: {
+        [`turnstream_platform_connected{${job},instance="edge-a:9464",platform="telegram"}`]: "1x20",
+        [`turnstream_platform_connected{${job},instance="edge-b:9464",platform="telegram"}`]: "0x20",
       },
       fires: [],
     },
