@@ -24,14 +24,14 @@ type Refused = WebhookRefusalReason | "too_large" | "unparsable" | "not_ready";
  * Webhook mode's HTTP listener (`node:http`): POSTs of updates at `webhook_path`, each refused as
  * `webhookRefusal` says or read (bounded: 413 past `MAX_UPDATE_BYTES`, 400 when it is not an
  * update), then answered 200 only once its event was settled — an update the broker died holding
- * is never answered, so Telegram delivers it again. A run of refusals is logged once, when it
- * starts or its reason changes, so a scanner hitting the listener cannot flood the log.
+ * is never answered, so Telegram delivers it again. A run of refusals logs each of its reasons once,
+ * so a scanner hitting the listener cannot flood the log, even alternating paths and methods.
  */
 export class WebhookListener {
   readonly #options: WebhookListenerOptions;
   readonly #server: Server;
-  /** The refusal a run of them is under way for; cleared by an accepted update. */
-  #refusing: Refused | undefined;
+  /** The reasons the run of refusals under way has logged; cleared by an accepted update. */
+  readonly #refusing = new Set<Refused>();
 
   constructor(options: WebhookListenerOptions) {
     this.#options = options;
@@ -51,9 +51,10 @@ export class WebhookListener {
     });
   }
 
-  /** `http://host:port` of the bound listener. */
-  get url(): string {
-    const address = this.#server.address() as AddressInfo;
+  /** `http://host:port` of the bound listener; undefined while it is not bound. */
+  get url(): string | undefined {
+    const address = this.#server.address() as AddressInfo | null;
+    if (address === null) return undefined;
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
     return `http://${host}:${address.port}`;
   }
@@ -82,7 +83,7 @@ export class WebhookListener {
       if (body === undefined) return this.#refuse(response, 413, "too_large", { connection: "close" });
       const update = updateOf(body);
       if (update === undefined) return this.#refuse(response, 400, "unparsable");
-      this.#refusing = undefined;
+      this.#refusing.clear();
       return this.#options.take(update).then((settled) => (settled ? answer(response, 200) : this.#refuse(response, 503, "not_ready")));
     }).catch((err: unknown) => {
       this.#options.logger.error({ reason: "intake_failed", err }, "telegram webhook update not taken");
@@ -111,8 +112,8 @@ export class WebhookListener {
   }
 
   #refuse(response: ServerResponse, status: number, reason: Refused, headers: Record<string, string> = {}): void {
-    if (this.#refusing !== reason) {
-      this.#refusing = reason;
+    if (!this.#refusing.has(reason)) {
+      this.#refusing.add(reason);
       this.#options.logger.warn({ reason, status }, "telegram webhook request refused");
     }
     answer(response, status, headers);

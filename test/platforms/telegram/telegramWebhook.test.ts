@@ -68,6 +68,16 @@ function aMessage(text = "hello", kind: "message" | "edited_message" = "message"
 }
 
 describe("TelegramPort webhook: registration", () => {
+  it("webhookUrl is undefined until the listener is bound, and in polling mode", async () => {
+    const { port } = webhookPort();
+    expect(port.webhookUrl).toBeUndefined();
+    await port.prepare();
+    expect(port.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await port.close();
+    expect(port.webhookUrl).toBeUndefined();
+    expect(new TelegramPort({ config: telegramConfig(fake.api), logger: captureLogs().logger }).webhookUrl).toBeUndefined();
+  });
+
   it("registers webhook_url with setWebhook, the secret_token and allowed_updates, once the bot is known", async () => {
     const url = "https://bot.example.invalid/webhook/telegram";
     const { port, records } = webhookPort({ webhook_url: url });
@@ -226,6 +236,16 @@ describe("TelegramPort webhook: refusals", () => {
     expect((await accepted).status).toBe(200);
     expect((await post(url, aMessage("d"), wrong)).status).toBe(401);
     expect(refusals().map((r) => r.reason)).toEqual(["secret_token_wrong", "secret_token_wrong"]);
+  });
+
+  it("a scanner alternating refusals is logged once per reason, not once per request", async () => {
+    const { port, url, refusals } = await listening();
+    for (let i = 0; i < 10; i++) {
+      expect((await fetch(url)).status).toBe(405);
+      expect((await post(`${port.webhookUrl!}/.env`, "{}")).status).toBe(404);
+      expect((await post(url, aMessage(), { "x-telegram-bot-api-secret-token": "guess" })).status).toBe(401);
+    }
+    expect(refusals().map((r) => r.reason)).toEqual(["method_not_allowed", "not_found", "secret_token_wrong"]);
   });
 
   it("405 with Allow: POST for another method, 404 for another path, before the secret is looked at", async () => {
