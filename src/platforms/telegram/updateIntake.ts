@@ -50,7 +50,10 @@ export class UpdateIntake {
     }
     const { event, media } = reading;
     const under = this.#waiting.get(event.event_id);
-    if (under !== undefined) return under.settled;
+    if (under !== undefined) {
+      this.#options.logger.debug({ reason: "under_way", update_id: update.update_id }, "telegram update taken again while its event is under way");
+      return under.settled;
+    }
     let resolve!: (settled: boolean) => void;
     const settled = new Promise<boolean>((done) => (resolve = done));
     this.#waiting.set(event.event_id, { settled, resolve });

@@ -172,13 +172,14 @@ describe("TelegramPort webhook: delivery", () => {
   });
 
   it("a retry of an update whose event is under way makes no second event; both are answered once it is settled", async () => {
-    const { port, events, url } = await listening();
+    const { port, events, url, records } = await listening();
     const update = aMessage("once");
     const headers = { "x-telegram-bot-api-secret-token": SECRET };
     const first = post(url, update, headers);
     await until(() => events.length === 1);
     const retry = post(url, update, headers);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await until(() => records.some((r) => r.reason === "under_way"));
+    expect(records.find((r) => r.reason === "under_way")).toMatchObject({ level: 20, update_id: update.update_id });
     expect(events).toHaveLength(1);
     port.settled(events[0]!);
     expect((await first).status).toBe(200);
