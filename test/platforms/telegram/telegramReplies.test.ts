@@ -57,19 +57,28 @@ describe("TelegramPort.send: messages", () => {
     expect(shown?.message.entities?.map((entity) => entity.type)).toEqual(["bold", "code"]);
   });
 
-  it("sends again as plain text when Telegram cannot parse the Markdown (an unclosed *), logged at debug", async () => {
+  it("sends again as plain text when Telegram cannot parse the Markdown, logged at debug", async () => {
     const { dm } = someChats(fake.api);
     const { port, records } = portOf();
-    const receipt = await port.send(reply(dm.id, "2 * 3 = 6"));
-    const calls = fake.api.callsOf("sendMessage");
-    expect(calls.map((call) => [call.params.parse_mode, call.status])).toEqual([
+    fake.api.failNext("sendMessage", { error_code: 400, description: "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 0" });
+    const receipt = await port.send(reply(dm.id, "*done*"));
+    expect(fake.api.callsOf("sendMessage").map((call) => [call.params.parse_mode, call.status])).toEqual([
       ["Markdown", 400],
       [undefined, 200],
     ]);
-    expect(calls[0]?.description).toContain("can't parse entities");
-    expect(fake.api.botTexts(dm.id)).toEqual(["2 * 3 = 6"]);
+    expect(fake.api.botTexts(dm.id)).toEqual(["*done*"]);
     expect(receipt.messageId).toBe(String(fake.api.shown(dm.id)[0]?.message_id));
     expect(records.filter((r) => r.reason === "markdown_parse_error")).toMatchObject([{ level: 20 }]);
+  });
+
+  it("a text that is no legacy Markdown (an unclosed *) reaches the chat as written, never refused in the end", async () => {
+    const { dm } = someChats(fake.api);
+    const { port } = portOf();
+    const receipt = await port.send(reply(dm.id, "2 * 3 = 6"));
+    expect(fake.api.botTexts(dm.id)).toEqual(["2 * 3 = 6"]);
+    expect(receipt.messageId).toBe(String(fake.api.shown(dm.id)[0]?.message_id));
+    const last = fake.api.callsOf("sendMessage").at(-1);
+    expect([last?.ok, last?.params.parse_mode]).toEqual([true, undefined]);
   });
 
   it("quotes the message quote_message_id names with reply_parameters, and still sends when it is gone", async () => {
@@ -128,8 +137,17 @@ describe("TelegramPort.send: edits and deletes", () => {
     const { port } = portOf();
     const { messageId } = await port.send(reply(dm.id, "draft"));
     await port.send(reply(dm.id, "snake_case names", { command: "edit_message", reply_to: messageId }));
-    expect(fake.api.callsOf("editMessageText").map((call) => call.status)).toEqual([400, 200]);
     expect(fake.api.botTexts(dm.id)).toEqual(["snake_case names"]);
+    const last = fake.api.callsOf("editMessageText").at(-1);
+    expect([last?.ok, last?.params.parse_mode]).toEqual([true, undefined]);
+    // Telegram refusing an edit's Markdown: made again as plain text.
+    fake.api.failNext("editMessageText", { error_code: 400, description: "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 0" });
+    await port.send(reply(dm.id, "*final*", { command: "edit_message", reply_to: messageId }));
+    expect(fake.api.callsOf("editMessageText").slice(-2).map((call) => [call.params.parse_mode, call.status])).toEqual([
+      ["Markdown", 400],
+      [undefined, 200],
+    ]);
+    expect(fake.api.botTexts(dm.id)).toEqual(["*final*"]);
   });
 
   it("deletes with deleteMessage; a message already gone is rejected", async () => {
