@@ -45,8 +45,30 @@ export interface PlatformPort {
    * port has nothing to confirm.
    */
   settled?(event: GatewayEvent): void;
-  /** Connects and starts emitting events. */
-  start(): void;
+  /**
+   * Present where the platform lets one connection per bot receive (Telegram's `getUpdates`: a
+   * second poller gets 409 Conflict). With several edges on a shared bus, one receives at a time:
+   * the others start with `{ receive: false }` and stand by, and a lease starts and stops it here.
+   */
+  readonly receiver?: SoleReceiver;
+  /**
+   * Connects and starts emitting events. With `receive: false` (a port with a `receiver`) it only
+   * readies its sends; `receiver.startReceiving()` starts the events.
+   */
+  start(options?: { readonly receive?: boolean }): void;
   /** Disconnects; `events` completes. */
   close(): Promise<void>;
+}
+
+/** Receiving, apart from the rest of a port, for a platform that allows one receiving connection per bot. */
+export interface SoleReceiver {
+  /** The bot's connection as dot-separated key tokens, nothing secret in it: `telegram.<bot id>`. */
+  readonly key: string;
+  /** Starts emitting events; a no-op while receiving. */
+  startReceiving(): void;
+  /**
+   * Stops at once and resolves once stopped; what the platform must still hear (a last
+   * confirmation of what was settled) is said within `withinMs`, or not at all when 0.
+   */
+  stopReceiving(withinMs: number): Promise<void>;
 }

@@ -9,7 +9,7 @@ import { redactUrl } from "../../config/secrets/redactUrl.js";
 import type { TelegramConfig } from "../../config/sections/telegram.js";
 import type { Logger } from "../../log/logger.js";
 import { charsPerMessage } from "../charsPerMessage.js";
-import type { IngressRules, PlatformPort } from "../platformPort.js";
+import type { IngressRules, PlatformPort, SoleReceiver } from "../platformPort.js";
 import { botApiFailure } from "./botApiFailure.js";
 import { BotReplies } from "./botReplies.js";
 import { BotTokenRejectedError } from "./botTokenRejectedError.js";
@@ -21,7 +21,7 @@ import { telegramCapabilities } from "./telegramCapabilities.js";
 import { telegramIngress } from "./telegramIngress.js";
 import { TELEGRAM } from "./updateEvent.js";
 import { UpdateIntake } from "./updateIntake.js";
-import { ALLOWED_UPDATES, UpdatePoller } from "./updatePoller.js";
+import { ALLOWED_UPDATES, FINAL_CONFIRM_MS, UpdatePoller } from "./updatePoller.js";
 import { WebhookListener } from "./webhookListener.js";
 
 export interface TelegramPortOptions {
@@ -47,6 +47,8 @@ const CALL_TIMEOUT_SECS = 60;
  * webhook (`WebhookListener`) and become the events OpenAB's gateway would make of them
  * (`readUpdate`), files fetched (`FileDownloads`); an update is confirmed to Telegram only once the
  * edge settled its event. Replies are Bot API calls (`BotReplies`), every one through grammY's `Api`.
+ * Telegram allows one poller per bot, so polling is also a `receiver` a lease may start and stop
+ * (one edge of several polls); an edge standing by sends only.
  */
 export class TelegramPort implements PlatformPort {
   readonly name = TELEGRAM;
@@ -54,6 +56,8 @@ export class TelegramPort implements PlatformPort {
   readonly ingress: IngressRules;
   readonly events: Observable<GatewayEvent>;
   readonly connected: Observable<boolean>;
+  /** Polling mode: the bot's one poller, `telegram.<bot id>` (the token's public part). A webhook needs no election. */
+  readonly receiver: SoleReceiver | undefined;
   readonly #config: TelegramConfig;
   readonly #logger: Logger;
   readonly #api: Api;
@@ -68,6 +72,10 @@ export class TelegramPort implements PlatformPort {
   readonly #stop = new AbortController();
   #username: string | undefined;
   #setUp: Promise<void> | undefined;
+  /** What `connected` shows: the poll's health while this edge polls, else whether the bot answered `getMe` (its sends can go out). */
+  #polling = false;
+  #pollUp = false;
+  #reachable = false;
 
   constructor(options: TelegramPortOptions) {
     const { config, logger } = options;
@@ -89,11 +97,16 @@ export class TelegramPort implements PlatformPort {
         logger,
         prepare: (signal) => this.#preparePolling(signal),
         take,
-        connected: (up) => this.#connected.next(up),
+        connected: (up) => {
+          this.#pollUp = up;
+          this.#show();
+        },
         ...(options.pollTimeoutSecs === undefined ? {} : { pollTimeoutSecs: options.pollTimeoutSecs }),
         ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
       });
-    } else {
+    }
+    this.receiver = this.#poller === undefined ? undefined : this.#pollingReceiver(this.#poller);
+    if (this.#poller === undefined) {
       this.#webhook = new WebhookListener({
         listen: config.webhook_listen ?? "0.0.0.0:8080",
         path: config.webhook_path,
@@ -161,14 +174,16 @@ export class TelegramPort implements PlatformPort {
     if (this.#config.secret_token === undefined) this.#logger.warn({ reason: "secret_token_unset" }, "telegram webhook requests are not validated (no [telegram] secret_token)");
   }
 
-  start(): void {
-    if (this.#poller !== undefined) this.#poller.start();
-    else this.#setUp ??= this.#setUpWebhook(this.#stop.signal);
+  /** Polls (or, with `receive: false`, stands by until a lease starts `receiver`); in webhook mode, sets the webhook up. */
+  start(options: { readonly receive?: boolean } = {}): void {
+    if (this.#poller === undefined) this.#setUp ??= this.#setUpWebhook(this.#stop.signal);
+    else if (options.receive === false) this.#setUp ??= this.#standBy(this.#stop.signal);
+    else this.receiver?.startReceiving();
   }
 
   async close(): Promise<void> {
     this.#stop.abort();
-    await this.#poller?.stop();
+    await this.receiver?.stopReceiving(FINAL_CONFIRM_MS);
     await this.#setUp;
     await this.#webhook?.close();
     this.#intake.close();
@@ -176,11 +191,35 @@ export class TelegramPort implements PlatformPort {
     this.#events.complete();
   }
 
+  #pollingReceiver(poller: UpdatePoller): SoleReceiver {
+    return {
+      key: `${TELEGRAM}.${botIdOf(this.#config.bot_token)}`,
+      startReceiving: () => {
+        if (this.#stop.signal.aborted) return;
+        // Shown as before until the first poll (asked with no wait) says how polling goes.
+        this.#pollUp = this.#reachable;
+        this.#polling = true;
+        poller.start();
+      },
+      stopReceiving: async (withinMs) => {
+        await poller.stop(withinMs);
+        this.#polling = false;
+        this.#show();
+      },
+    };
+  }
+
+  #show(): void {
+    const up = this.#polling ? this.#pollUp : this.#reachable;
+    if (up !== this.#connected.value) this.#connected.next(up);
+  }
+
   /** Learns the bot's username once (`getMe`). */
   async #identify(signal: AbortSignal): Promise<void> {
     if (this.#username !== undefined) return;
     const me = await this.#api.getMe(grammySignal(signal));
     this.#username = me.username;
+    this.#reachable = true;
     this.#logger.info({ bot: me.username, botId: me.id }, "telegram bot identified");
   }
 
@@ -191,6 +230,22 @@ export class TelegramPort implements PlatformPort {
     if (webhook.url === "") return;
     await this.#api.deleteWebhook({}, grammySignal(signal));
     this.#logger.warn({ reason: "webhook_set" }, "telegram webhook removed: this bot polls ([telegram] mode = \"polling\")");
+  }
+
+  /** Standing by (polling mode, another edge polls): connected once the bot answered `getMe`, retried until it does. */
+  async #standBy(signal: AbortSignal): Promise<void> {
+    const episodes = new RetryEpisodes(this.#logger, { failed: "telegram bot not reached", recovered: "telegram bot reached" }, this.#backoff);
+    while (!signal.aborted) {
+      try {
+        await this.#identify(signal);
+        episodes.succeeded();
+        this.#show();
+        return;
+      } catch (err) {
+        if (signal.aborted) return;
+        await sleep(episodes.failed(err), undefined, { signal }).catch(() => undefined);
+      }
+    }
   }
 
   /** Webhook mode, once started: the bot known and the webhook registered (when `webhook_url` says where), retried until done. */
@@ -215,4 +270,9 @@ export class TelegramPort implements PlatformPort {
       }
     }
   }
+}
+
+/** The bot's id: the token's digits before `:`, public (the bot's user id); what follows is the secret. */
+function botIdOf(token: string): string {
+  return /^(\d+):/.exec(token)?.[1] ?? "0";
 }

@@ -12,8 +12,8 @@ export const ALLOWED_UPDATES = ["message"] as const;
 
 /** How long one `getUpdates` waits for an update (Telegram holds the request open up to this). */
 export const POLL_TIMEOUT_SECS = 25;
-/** How long the last confirmation at stop may take. */
-const FINAL_CONFIRM_MS = 5_000;
+/** How long the last confirmation at stop may take, unless the caller allows less. */
+export const FINAL_CONFIRM_MS = 5_000;
 
 export interface UpdatePollerOptions {
   readonly api: Api;
@@ -26,6 +26,13 @@ export interface UpdatePollerOptions {
   readonly connected: (up: boolean) => void;
   readonly pollTimeoutSecs?: number;
   readonly backoff?: PollBackoff;
+}
+
+/** One run of the loop, from `start()` to its `stop()`. */
+interface PollRun {
+  readonly stop: AbortController;
+  readonly done: Promise<void>;
+  stopping?: Promise<void>;
 }
 
 /**
@@ -41,7 +48,7 @@ export interface UpdatePollerOptions {
  */
 export class UpdatePoller {
   readonly #options: UpdatePollerOptions;
-  #run: { readonly stop: AbortController; readonly done: Promise<void> } | undefined;
+  #run: PollRun | undefined;
   /** The offset the next `getUpdates` sends: every update below it is settled. */
   #next: number | undefined;
   /** The offset Telegram last heard: every update below it is confirmed. */
@@ -64,20 +71,36 @@ export class UpdatePoller {
   }
 
   /**
-   * Ends the poll under way and waits for the loop; then confirms what was settled since the last
-   * poll (a `getUpdates` that reads nothing new), so a restart is not handed those updates again.
+   * Ends the poll under way at once and waits for the loop; then confirms what was settled since
+   * the last poll (a `getUpdates` that reads nothing new), so a restart is not handed those updates
+   * again — within `withinMs`, after which another poller may start (a lease's holder that lost it),
+   * or not at all when 0: the next poller is handed them, and their msg-ids collapse them. A stop
+   * during a stop waits for the same one.
    */
-  async stop(): Promise<void> {
+  stop(withinMs = FINAL_CONFIRM_MS): Promise<void> {
     const run = this.#run;
-    if (run === undefined) return;
+    if (run === undefined) return Promise.resolve();
+    run.stopping ??= this.#stop(run, withinMs);
+    return run.stopping;
+  }
+
+  async #stop(run: PollRun, withinMs: number): Promise<void> {
     run.stop.abort();
     await run.done;
-    this.#run = undefined;
     this.#options.connected(false);
-    const offset = this.#next;
-    if (offset === undefined || offset === this.#confirmed) return;
     try {
-      await this.#options.api.getUpdates({ offset, limit: 1, timeout: 0, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(AbortSignal.timeout(FINAL_CONFIRM_MS)));
+      await this.#confirmSettled(withinMs);
+    } finally {
+      // Only now may a start poll again: never beside this last confirmation.
+      this.#run = undefined;
+    }
+  }
+
+  async #confirmSettled(withinMs: number): Promise<void> {
+    const offset = this.#next;
+    if (offset === undefined || offset === this.#confirmed || withinMs <= 0) return;
+    try {
+      await this.#options.api.getUpdates({ offset, limit: 1, timeout: 0, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(AbortSignal.timeout(Math.min(withinMs, FINAL_CONFIRM_MS))));
       this.#confirmed = offset;
     } catch (err) {
       const failure = botApiFailure(err);
