@@ -10,7 +10,7 @@ import { nativePlatforms } from "../platforms/nativePlatforms.js";
 import { GroupHistory } from "../turn/groupHistory.js";
 import { packageVersion } from "../version.js";
 import { Broker } from "./broker.js";
-import type { Role } from "./brokerParts.js";
+import type { BrokerParts, Role } from "./brokerParts.js";
 import type { BrokerOptions } from "./brokerOptions.js";
 import type { BrokerState } from "./brokerState.js";
 import { platformPorts, preparePorts } from "./platformPorts.js";
@@ -28,6 +28,8 @@ export interface BrokerAssembly {
   readonly state?: BrokerState;
   /** An edge's per-bot rate buckets (the deployment's), for what it sends itself; a worker's are in `state`. */
   readonly rates?: RateBuckets;
+  /** How an edge holds a port's receiver on a shared bus (see `BrokerParts.holdReceiver`); absent: every port receives. */
+  readonly holdReceiver?: BrokerParts["holdReceiver"];
   /** The partitions this worker consumes (default: all of them). */
   readonly ownership?: Observable<ReadonlySet<number>>;
   /** How many partitions this worker should hold now (see `BrokerParts.partitionShare`); absent: all of them. */
@@ -79,6 +81,7 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
         }),
     ...(assembly.onStopping === undefined ? {} : { onStopping: assembly.onStopping }),
     ...(ports === undefined ? {} : { ports }),
+    ...(assembly.holdReceiver === undefined ? {} : { holdReceiver: assembly.holdReceiver }),
     onStopped: async () => {
       sweep?.unsubscribe();
       await turns?.close();

@@ -1,7 +1,7 @@
 import type { Observable } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
-import type { PlatformPort } from "../platforms/platformPort.js";
+import type { PlatformPort, SoleReceiver } from "../platforms/platformPort.js";
 import type { Logger } from "../log/logger.js";
 import type { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
@@ -39,6 +39,13 @@ export interface BrokerParts {
   readonly turnHandler: TurnHandler | undefined;
   /** The platform ports this process holds (edge role): the gateway's if `[gateway]` is configured, and one per native platform. */
   readonly ports?: readonly PlatformPort[];
+  /**
+   * On a shared bus, how an edge holds a port's `receiver` (a connection one process per bot may
+   * hold): the port starts standing by and this starts receiving on one edge at a time, through a
+   * lease (`ReceiverLease`); the edge stops it first when the broker stops. Absent: every port
+   * receives at once (the embedded bus: one process).
+   */
+  readonly holdReceiver?: (receiver: SoleReceiver) => ReceiverHold;
   /** The partitions this worker consumes, as they change (default: every partition, for good). */
   readonly ownership?: Observable<ReadonlySet<number>>;
   /** Per event: started → messages delivered → complete, written before the ack. Absent: no ledger. */
@@ -62,4 +69,9 @@ export interface BrokerParts {
   readonly onStopping?: () => Promise<void>;
   /** Runs last when the broker stops (closing the session pool's agents). */
   readonly onStopped?: () => Promise<void>;
+}
+
+/** One port's receiving, held by a lease: stopping it stops receiving there and lets another edge take over. */
+export interface ReceiverHold {
+  stop(): Promise<void>;
 }

@@ -16,7 +16,9 @@ export interface EdgeHalfOptions {
 
 /**
  * Starts the broker's edge half, one edge per platform port this process holds (edge role): each
- * port's events into the turn stream, the workers' sends for its platforms out through it.
+ * port's events into the turn stream, the workers' sends for its platforms out through it. A port
+ * whose platform lets one connection per bot receive starts standing by where `holdReceiver` says
+ * who receives (a shared bus); its edge stops that hold with its intake.
  */
 export function startEdgeHalf(parts: BrokerParts, { subjects, instruments, notices, intake }: EdgeHalfOptions): Edge[] {
   const { config, bus } = parts;
@@ -37,7 +39,14 @@ export function startEdgeHalf(parts: BrokerParts, { subjects, instruments, notic
       instruments,
       notices,
     });
-    port.start();
-    return edge;
+    const hold = port.receiver === undefined ? undefined : parts.holdReceiver;
+    if (hold === undefined || port.receiver === undefined) {
+      port.start();
+      return edge;
+    }
+    // After the edge subscribed to the port's events: nothing it receives goes unread.
+    port.start({ receive: false });
+    const receiving = hold(port.receiver);
+    return { ...edge, stopIntake: async () => void (await Promise.all([receiving.stop(), edge.stopIntake()])) };
   });
 }
