@@ -5,6 +5,7 @@ import type { Logger } from "../../log/logger.js";
 import { SendError, SKIPPED_MESSAGE_ID } from "../../wire/index.js";
 import { botApiFailure, isNotModified } from "./botApiFailure.js";
 import { grammySignal, type GrammySignal } from "./grammySignal.js";
+import { readsAsLegacyMarkdown } from "./legacyMarkdown.js";
 import { isMarkdownParseError } from "./markdownParseError.js";
 import { MessageReactions, reactionCall } from "./messageReactions.js";
 import { telegramReaction } from "./reactionEmoji.js";
@@ -61,11 +62,11 @@ export class BotReplies {
         const thread = threadOf(message);
         const quote = message.quote_message_id === undefined ? undefined : positiveId(message.quote_message_id);
         const reply = quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } };
-        return this.#markdownFirst((markdown) => this.#api.sendMessage(chat, text, { ...thread, ...reply, ...markdown }, signal())).then((sent) => ({ messageId: String(sent.message_id) }));
+        return this.#markdownFirst(text, (markdown) => this.#api.sendMessage(chat, text, { ...thread, ...reply, ...markdown }, signal())).then((sent) => ({ messageId: String(sent.message_id) }));
       }
       case "edit_message": {
         const target = targetOf(message);
-        return this.#markdownFirst((markdown) => this.#api.editMessageText(chat, target, text, markdown, signal())).then(
+        return this.#markdownFirst(text, (markdown) => this.#api.editMessageText(chat, target, text, markdown, signal())).then(
           () => ({ messageId: message.reply_to }),
           (err: unknown) => {
             // The message already shows this text: what the edit wanted is there.
@@ -101,8 +102,13 @@ export class BotReplies {
     return { messageId: message.reply_to };
   }
 
-  /** The call with `parse_mode: "Markdown"`, and once more without it when Telegram cannot parse the text. */
-  async #markdownFirst<T>(call: (markdown: { parse_mode?: "Markdown" }) => Promise<T>): Promise<T> {
+  /**
+   * The call with `parse_mode: "Markdown"`, and once more without it when Telegram cannot parse the
+   * text. A text that cannot be read as legacy Markdown (`snake_case`, a lone `*`) goes as plain
+   * text at once, rather than costing a refused call first.
+   */
+  async #markdownFirst<T>(text: string, call: (markdown: { parse_mode?: "Markdown" }) => Promise<T>): Promise<T> {
+    if (!readsAsLegacyMarkdown(text)) return call({});
     try {
       return await call({ parse_mode: "Markdown" });
     } catch (err) {
