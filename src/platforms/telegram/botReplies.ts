@@ -8,7 +8,7 @@ import { grammySignal, type GrammySignal } from "./grammySignal.js";
 import { readsAsLegacyMarkdown } from "./legacyMarkdown.js";
 import { isMarkdownParseError } from "./markdownParseError.js";
 import { MessageReactions, reactionCall } from "./messageReactions.js";
-import { telegramReaction } from "./reactionEmoji.js";
+import { isMoodFace, telegramReaction } from "./reactionEmoji.js";
 import { sendErrorOf } from "./sendErrorOf.js";
 
 /** How long one reply call may take: under the worker's wait for the answer, so an answer always comes. */
@@ -91,7 +91,7 @@ export class BotReplies {
     const target = targetOf(message);
     const emoji = telegramReaction(message.content.text);
     if (emoji === undefined) {
-      this.#noteUnmapped(message.content.text);
+      if (!isMoodFace(message.content.text)) this.#noteUnmapped(message.content.text);
       return { messageId: SKIPPED_MESSAGE_ID };
     }
     const key = `${message.channel.id}:${target}`;

@@ -27,8 +27,13 @@ const MOOD_FACES: ReadonlySet<string> = new Set(DONE_FACES);
  * message, and the face would replace the done emoji.
  */
 export function telegramReaction(emoji: string): string | undefined {
-  if (MOOD_FACES.has(emoji)) return undefined;
+  if (isMoodFace(emoji)) return undefined;
   const bare = emoji.replaceAll("\u{FE0F}", "");
   const shown = SUBSTITUTES.get(bare) ?? bare;
   return TELEGRAM_REACTION_EMOJI.has(shown) ? shown : undefined;
+}
+
+/** A mood face a finished turn adds after its done emoji: never shown on Telegram, by design (not for want of an emoji). */
+export function isMoodFace(emoji: string): boolean {
+  return MOOD_FACES.has(emoji);
 }
