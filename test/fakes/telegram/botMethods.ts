@@ -1,6 +1,7 @@
 import type { Message, MessageEntity, UserFromGetMe } from "grammy/types";
 import { badRequest, conflict, tooManyRequests } from "./botApiError.js";
 import type { BotFiles } from "./botFiles.js";
+import type { ChatRef } from "./paramReaders.js";
 import type { ChatRecord, ChatState, StoredMessage } from "./chatState.js";
 import { isForum } from "./chatState.js";
 import * as schema from "./methodSchemas.js";
@@ -78,22 +79,19 @@ export function botMethods(bot: BotContext): ReadonlyMap<string, BotMethod> {
 
     sendMessage: (params) => {
       const args = schema.sendMessageArgs(params);
-      const record = state.find(args.chat);
-      let threadId = state.thread(record, args.threadId);
-      const replied = args.reply ? repliedMessage(record, args.reply) : undefined;
-      if (replied && replied.record === record) threadId ??= replied.stored.message.message_thread_id;
-      const reply = replied ? replyFields(record, replied) : topicReply(record, threadId);
-      const stored = state.store(record, (message_id) => ({
-        message_id,
-        from: bot.me,
-        chat: record.chat,
-        date: unixNow(),
-        ...(threadId !== undefined ? { message_thread_id: threadId, is_topic_message: true } : {}),
-        ...reply,
+      return post(args, {
         ...textFields(args.text),
         ...(args.linkPreview ? { link_preview_options: args.linkPreview } : {}),
-        ...(args.markup && "inline_keyboard" in args.markup ? { reply_markup: args.markup } : {}),
-      }) as Message);
+      }).message;
+    },
+
+    // The message carries `rich_message` and no `text`; the fake renders no blocks from Markdown or
+    // HTML (one paragraph holds the source) and keeps the source for `shown()` to read back.
+    sendRichMessage: (params) => {
+      const args = schema.sendRichMessageArgs(params);
+      const { text, blocks, isRtl } = args.rich;
+      const stored = post(args, { rich_message: { blocks: blocks ?? [{ type: "paragraph", text }], ...(isRtl ? { is_rtl: true } : {}) } });
+      if (text !== undefined) stored.richText = text;
       return stored.message;
     },
 
@@ -166,6 +164,28 @@ export function botMethods(bot: BotContext): ReadonlyMap<string, BotMethod> {
       return true;
     },
   };
+
+  /**
+   * A new message of the bot's: in the topic `message_thread_id` names (refused outside a forum), or the
+   * topic of the message it replies to; quoting it, or in a topic its first message.
+   */
+  function post(args: { chat: ChatRef; threadId: number | undefined; reply: schema.SendMessageArgs["reply"]; markup: schema.SendMessageArgs["markup"] }, content: Record<string, unknown>): StoredMessage {
+    const record = state.find(args.chat);
+    let threadId = state.thread(record, args.threadId);
+    const replied = args.reply ? repliedMessage(record, args.reply) : undefined;
+    if (replied && replied.record === record) threadId ??= replied.stored.message.message_thread_id;
+    const reply = replied ? replyFields(record, replied) : topicReply(record, threadId);
+    return state.store(record, (message_id) => ({
+      message_id,
+      from: bot.me,
+      chat: record.chat,
+      date: unixNow(),
+      ...(threadId !== undefined ? { message_thread_id: threadId, is_topic_message: true } : {}),
+      ...reply,
+      ...content,
+      ...(args.markup && "inline_keyboard" in args.markup ? { reply_markup: args.markup } : {}),
+    }) as Message);
+  }
 
   function deleteWebhook(dropPending: boolean): Described {
     if (dropPending) queue.dropAll();

@@ -10,6 +10,8 @@ export interface StoredMessage {
   readonly earlierTexts: string[];
   /** The bot's reaction on it (a non-premium bot holds at most one). */
   reactions: ReactionTypeEmoji[];
+  /** A rich message's Markdown or HTML as sent (the message itself has blocks, no `text`). */
+  richText?: string;
 }
 
 /** A chat the fake knows, with its topics and every message in it. */
@@ -27,7 +29,10 @@ export interface ChatRecord {
 export interface ShownMessage {
   readonly message_id: number;
   readonly from_bot: boolean;
+  /** The text, or a rich message's Markdown or HTML as sent. */
   readonly text: string | undefined;
+  /** Sent as a rich message (`sendRichMessage`). */
+  readonly rich: boolean;
   readonly message_thread_id: number | undefined;
   readonly reply_to_message_id: number | undefined;
   /** The bot's reaction emoji on it. */
@@ -138,10 +143,11 @@ export class ChatState {
     if (!record) return [];
     return [...record.messages.values()]
       .filter((stored) => !stored.deleted && (options.thread === undefined || stored.message.message_thread_id === options.thread))
-      .map(({ message, reactions, earlierTexts }) => ({
+      .map(({ message, reactions, earlierTexts, richText }) => ({
         message_id: message.message_id,
         from_bot: message.from?.id === this.bot.id,
-        text: message.text,
+        text: message.text ?? richText,
+        rich: message.rich_message !== undefined,
         message_thread_id: message.message_thread_id,
         reply_to_message_id: message.reply_to_message?.message_id,
         reactions: reactions.map((reaction) => reaction.emoji),

@@ -4,6 +4,7 @@ import { messageText } from "./formattedText.js";
 import { linkPreviewOptions, replyMarkup, replyParameters, type ReplyMarkup, type ReplyTarget } from "./markupSchemas.js";
 import { FieldError, ObjectFields, optionalBoolean, optionalInteger, optionalJson, optionalString, requiredChatId, type ChatRef } from "./paramReaders.js";
 import type { Params } from "./requestParams.js";
+import { inputRichMessage, type InputRich } from "./richMessages.js";
 import type { FormattedText } from "./textBytes.js";
 
 /**
@@ -106,6 +107,24 @@ export function sendMessageArgs(params: Params): SendMessageArgs {
     disableNotification: optionalBoolean(params, "disable_notification") ?? false,
     protectContent: optionalBoolean(params, "protect_content") ?? false,
   };
+}
+
+export interface SendRichMessageArgs {
+  readonly chat: ChatRef;
+  readonly rich: InputRich;
+  readonly threadId: number | undefined;
+  readonly reply: ReplyTarget | undefined;
+  readonly markup: ReplyMarkup | undefined;
+}
+
+/** `sendRichMessage`: the rich message first (the Bot API server reads it before it looks at the chat), then as `sendMessage`. */
+export function sendRichMessageArgs(params: Params): SendRichMessageArgs {
+  const rich = inputRichMessage(params);
+  const markup = replyMarkup(params);
+  const reply = replyParameters(params);
+  optionalBoolean(params, "disable_notification");
+  optionalBoolean(params, "protect_content");
+  return { chat: requiredChatId(params), rich, threadId: positiveOrNone(optionalInteger(params, "message_thread_id")), reply, markup };
 }
 
 /** A message a method edits: in a chat, or sent in inline mode (which this fake never sends). */
