@@ -16,6 +16,9 @@ export interface LeasedReceiver {
   stopReceiving(withinMs: number): Promise<void>;
 }
 
+/** How long after the holder's last write should have expired a stand-by tries once more (the server expires it within milliseconds). */
+const EXPIRY_MARGIN_MS = 50;
+
 export interface ReceiverLeaseOptions {
   /** The lease bucket (`<prefix>_leases`, the partitions' bucket and TTL). */
   readonly kv: LeaseBucket;
@@ -33,7 +36,8 @@ export interface ReceiverLeaseOptions {
  * One holder per bot for a connection only one may hold, among the edges of a deployment: every
  * quarter of the TTL a tick renews the lease (`receiver.<key>` in the lease bucket) or, not holding
  * it, tries to create it. The holder receives; the others stand by and take over once the bucket's
- * TTL expired a dead holder's lease. Receiving follows what `HeldLeases` holds: a lease that is
+ * TTL expired a dead holder's lease: a stand-by aims one more try at just after the holder's last
+ * write expires, so a dead holder is replaced within the TTL of its last renew. Receiving follows what `HeldLeases` holds: a lease that is
  * lost (a renew that conflicts, or none succeeded within half the TTL) stops it at once, half a TTL
  * before anyone else can acquire the key, so two processes never receive for one bot.
  */
@@ -49,6 +53,9 @@ export class ReceiverLease {
 
   #phase: "idle" | "running" | "stopping" | "stopped" = "idle";
   #ticks: Subscription | undefined;
+  /** A stand-by's try aimed at the expiry of the holder's last write (its revision: aimed once each). */
+  #aim: Subscription | undefined;
+  #aimedAt: number | undefined;
   #ticking = false;
   #tickAgain = false;
   /** Whether receiving should run (the lease is held), and whether it does; switches run one after another. */
@@ -154,9 +161,18 @@ export class ReceiverLease {
       if (await this.#held.deleteAt(this.#key, entry.revision)) this.#log.info({ receiver: this.#receiver.key, holder: this.#holder, reason: "stale" }, "receiver lease released");
       return;
     }
+    this.#aimAtExpiry(entry.revision, entry.created);
     if (holder === this.#standingBy) return;
     this.#standingBy = holder;
     this.#log.info({ receiver: this.#receiver.key, holder: this.#holder, reason: "held_elsewhere", heldBy: holder }, "receiver standing by");
+  }
+
+  /** One more try just after the entry at `revision`, written at `created` (the server's clock), expires. */
+  #aimAtExpiry(revision: number, created: Date): void {
+    if (revision === this.#aimedAt) return;
+    this.#aimedAt = revision;
+    this.#aim?.unsubscribe();
+    this.#aim = this.#scheduler.schedule(() => this.#trigger(), Math.max(0, created.getTime() + this.#ttlMs + EXPIRY_MARGIN_MS - this.#scheduler.now()));
   }
 
   async #leave(): Promise<void> {
@@ -198,6 +214,7 @@ export class ReceiverLease {
   #finish(): void {
     this.#phase = "stopped";
     this.#ticks?.unsubscribe();
+    this.#aim?.unsubscribe();
     this.#held.close();
     this.#resolveStopped();
   }

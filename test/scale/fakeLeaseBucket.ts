@@ -63,10 +63,10 @@ export class FakeLeaseBucket {
     });
   }
 
-  get(key: string): Promise<Pick<KvEntry, "operation" | "revision" | "string"> | null> {
+  get(key: string): Promise<Pick<KvEntry, "operation" | "revision" | "string" | "created"> | null> {
     return this.#call(() => {
       const entry = this.#live(key);
-      return entry === undefined ? null : { operation: entry.operation, revision: entry.revision, string: () => entry.value };
+      return entry === undefined ? null : { operation: entry.operation, revision: entry.revision, string: () => entry.value, created: new Date(entry.storedAt) };
     });
   }
 

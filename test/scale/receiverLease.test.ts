@@ -139,6 +139,21 @@ describe("ReceiverLease (virtual time, in-memory bucket)", () => {
     ]);
   });
 
+  it("a stand-by tries again just after the dead holder's last write expires, not a quarter TTL later at its next tick", async () => {
+    const { timeline, overlaps, advance, holder } = rig();
+    const a = holder("a");
+    const b = holder("b");
+    a.lease.start();
+    await advance(500);
+    b.lease.start(); // b ticks at 500, 1500, 2500…: between a's renews
+    await advance(1_000); // t = 1500: a renewed at 1000
+    a.kv.down = true; // a is as good as dead: its key was last written at 1000
+    await advance(5_000);
+    // Expired at 5000; b's ticks came at 4500 (too early) and would again at 5500: the aimed try at 5050 takes it.
+    expect(timeline).toEqual(["a start@0", "a stop@3000", "b start@5050"]);
+    expect(overlaps).toEqual([]);
+  });
+
   it("a renew that conflicts stops receiving at once, with nothing more said to the platform", async () => {
     const { bucket, records, advance, holder } = rig();
     const a = holder("a");
