@@ -41,6 +41,8 @@ export interface ClusterOptions {
   readonly logLevel?: "info" | "debug";
   /** More environment for every member process (`TMPDIR`…). */
   readonly env?: Record<string, string>;
+  /** false: no `[gateway]` section, for a deployment on native platforms only (`[telegram]` in `config`). Default true. */
+  readonly gateway?: boolean;
 }
 
 /**
@@ -137,7 +139,9 @@ export class Cluster {
       ...config,
       ...(natsUrl === undefined ? {} : { bus: { url: natsUrl, prefix: "cluster", ...bus } }),
       // The test's own [gateway] keys (bot_username, say) over the cluster's connection and open trust gate.
-      gateway: { url: this.gateway.url, token: this.gateway.token, allow_all_users: true, allow_all_channels: true, ...(config.gateway as object | undefined) },
+      ...(this.#options.gateway === false
+        ? {}
+        : { gateway: { url: this.gateway.url, token: this.gateway.token, allow_all_users: true, allow_all_channels: true, ...(config.gateway as object | undefined) } }),
       agent: {
         command: process.execPath,
         args: [this.#options.agentScript ?? scriptedAgentPath],

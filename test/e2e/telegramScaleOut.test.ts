@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { TOKEN, useFakeBotApi } from "../fakes/telegram/fakeBotApiFixture.js";
+import { useNatsCluster, type Member } from "../helpers/cluster.js";
+import { natsServerAvailable } from "../helpers/natsServer.js";
+import { until } from "../helpers/stack.js";
+import { taggedChats } from "../helpers/telegramChats.js";
+
+// Issue 38's NATS acceptance: Telegram allows one getUpdates poller per bot, so of the edges that
+// hold [telegram] one polls — the holder of the bot's receiver lease — and the others stand by.
+// Real `turnstream run` processes over a real nats-server, the fake Bot API in this process
+// (it counts overlapping getUpdates), the scripted agent answering `say <tag>` with the tag.
+
+const available = natsServerAvailable();
+const fake = useFakeBotApi();
+
+/** The lease TTL of these runs: short enough for a quick takeover, long enough for a loaded machine (partition leases flapped at 2 s). */
+const TTL_MS = 4_000;
+const BOT_ID = TOKEN.split(":")[0]!;
+
+/** Every process on native Telegram only: each turn its own (no collect window), no reactions or rate shaping to wait on. */
+function telegramDeployment(prefix: string) {
+  return {
+    gateway: false,
+    bus: { prefix, lease_ttl_secs: TTL_MS / 1000, ack_wait_secs: 3 },
+    config: {
+      telegram: { bot_token: TOKEN, api_root: fake.api.root, allow_all_users: true, streaming: false },
+      queue: { mode: "followup", debounce_ms: 0 },
+      reactions: { enabled: false },
+      rate_limits: { telegram: { enabled: false } },
+    },
+  } as const;
+}
+
+const logged = (member: Member, msg: string) => member.logs.filter((line) => line.msg === msg);
+const holds = (member: Member) => logged(member, "receiver lease acquired").length > 0;
+
+describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
+  const nats = useNatsCluster();
+
+  it(
+    "2 edges + a worker: one edge polls, the other stands by; kill -9 of the holder, the other polls within the lease TTL, never two pollers, every message answered once",
+    async () => {
+      const cluster = await nats.start(telegramDeployment("tgkill"));
+      const worker = await cluster.add("worker");
+      const edges = [await cluster.add("edge"), await cluster.add("edge")];
+      expect(await until(() => edges.some(holds) && edges.some((edge) => logged(edge, "receiver standing by").length > 0), 20_000)).toBe(true);
+      const holder = edges.find(holds)!;
+      const standby = edges.find((edge) => edge !== holder)!;
+      expect(logged(holder, "receiver lease acquired")[0]).toMatchObject({ receiver: `telegram.${BOT_ID}` });
+      expect(logged(standby, "receiver standing by")[0]).toMatchObject({ reason: "held_elsewhere", receiver: `telegram.${BOT_ID}`, heldBy: logged(holder, "receiver lease acquired")[0]!.holder });
+
+      const chats = taggedChats(fake.api, 5);
+      for (let i = 0; i < 5; i++) chats.send(i);
+      expect(await until(() => chats.notOnce().missing.length === 0, 30_000)).toBe(true);
+
+      // Messages keep coming around the kill: 40 over 4 s, the holder killed after the first 10.
+      let killedAt = 0;
+      for (let n = 0; n < 40; n++) {
+        chats.send(n % 5);
+        if (n === 10) {
+          killedAt = Date.now();
+          holder.kill9();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const pollsSince = (at: number) => fake.api.callsOf("getUpdates").filter((call) => call.at >= at);
+      expect(await until(() => holds(standby) && pollsSince(killedAt).length > 0, 4 * TTL_MS)).toBe(true);
+      const acquiredAt = Number(logged(standby, "receiver lease acquired")[0]!.time);
+      const polledAt = pollsSince(killedAt)[0]!.at;
+      console.log(`telegram poller takeover after kill -9: lease acquired after ${acquiredAt - killedAt} ms, first poll after ${polledAt - killedAt} ms (TTL ${TTL_MS} ms)`);
+      // The dead holder's key lives out the TTL from its last renew (up to a quarter TTL before the
+      // kill); the stand-by tries just after it expired. A second of slack for a machine busy with other suites.
+      expect(polledAt - killedAt).toBeLessThanOrEqual(TTL_MS + 1_000);
+
+      expect(await until(() => chats.notOnce().missing.length === 0, 60_000)).toBe(true);
+      // Nothing arrives late a second time.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(chats.notOnce()).toEqual({ missing: [], repeated: [] });
+      expect(chats.sent).toHaveLength(45);
+      expect(fake.api.maxConcurrentPollers).toBe(1);
+      expect(fake.api.updates.pending()).toEqual([]);
+      expect(logged(worker, "receiver lease acquired")).toEqual([]);
+    },
+    120_000,
+  );
+
+  it(
+    "a holder stopped gracefully lets go at once: the other edge polls on its next tick, well within the TTL",
+    async () => {
+      const cluster = await nats.start(telegramDeployment("tgstop"));
+      await cluster.add("worker");
+      const edges = [await cluster.add("edge"), await cluster.add("edge")];
+      expect(await until(() => edges.some(holds) && edges.some((edge) => logged(edge, "receiver standing by").length > 0), 20_000)).toBe(true);
+      const holder = edges.find(holds)!;
+      const standby = edges.find((edge) => edge !== holder)!;
+
+      const stoppedAt = Date.now();
+      expect(await holder.stop()).toBe(0);
+      expect(logged(holder, "receiver lease released")).toMatchObject([{ reason: "shutdown" }]);
+      expect(await until(() => holds(standby), 2 * TTL_MS)).toBe(true);
+      const acquiredAt = Number(logged(standby, "receiver lease acquired")[0]!.time);
+      console.log(`telegram poller handover after SIGTERM: ${acquiredAt - stoppedAt} ms (TTL ${TTL_MS} ms)`);
+      expect(acquiredAt - stoppedAt).toBeLessThan(TTL_MS / 2 + 1_000);
+
+      const chats = taggedChats(fake.api, 3);
+      for (let i = 0; i < 3; i++) chats.send(i);
+      expect(await until(() => chats.notOnce().missing.length === 0, 30_000)).toBe(true);
+      expect(chats.notOnce()).toEqual({ missing: [], repeated: [] });
+      expect(fake.api.maxConcurrentPollers).toBe(1);
+    },
+    90_000,
+  );
+});
