@@ -9,10 +9,22 @@ import { readsAsLegacyMarkdown } from "./legacyMarkdown.js";
 import { isMarkdownParseError } from "./markdownParseError.js";
 import { MessageReactions, reactionCall } from "./messageReactions.js";
 import { isMoodFace, telegramReaction } from "./reactionEmoji.js";
+import { fallsBackToPlain } from "./richFallback.js";
+import { isComplexMarkdown } from "./richText.js";
 import { sendErrorOf } from "./sendErrorOf.js";
 
-/** How long one reply call may take: under the worker's wait for the answer, so an answer always comes. */
+/**
+ * How long one reply may take, all its calls together (a rich message, then legacy Markdown, then
+ * plain text): under the worker's wait for the answer, so an answer always comes.
+ */
 export const REPLY_CALL_TIMEOUT_MS = 10_000;
+
+export interface BotRepliesOptions {
+  /** `[telegram] rich_messages`: a message with a heading or a table goes as a rich message. */
+  readonly richMessages?: boolean;
+  /** How long one reply may take (default `REPLY_CALL_TIMEOUT_MS`). */
+  readonly timeoutMs?: number | undefined;
+}
 
 /** The receipt of a call that leaves no message of its own (a chat action). */
 const DONE: SendReceipt = { messageId: "tg_done" };
@@ -24,45 +36,63 @@ const DONE: SendReceipt = { messageId: "tg_done" };
  * a reaction (`setMessageReaction`: the bot's one reaction, from the emoji Telegram takes), a forum
  * topic (`createForumTopic`, its thread id as the message id) and "typing…" (`sendChatAction`).
  * Text goes as legacy Markdown, and again as plain text when Telegram cannot parse it (OpenAB's
- * rule).
+ * rule). With `richMessages`, a message whose Markdown has a heading or a table goes as a rich
+ * message (`sendRichMessage`), and as legacy Markdown when Telegram refuses that (upstream's newer
+ * gateway); edits stay `editMessageText`.
  */
 export class BotReplies {
   readonly #api: Api;
   readonly #logger: Logger;
   readonly #timeoutMs: number;
+  readonly #richMessages: boolean;
   readonly #reactions = new MessageReactions();
   /** Emoji already noted as having no Telegram reaction: noted once each. */
   readonly #unmapped = new Set<string>();
 
-  constructor(api: Api, logger: Logger, timeoutMs: number = REPLY_CALL_TIMEOUT_MS) {
+  constructor(api: Api, logger: Logger, options: BotRepliesOptions = {}) {
     this.#api = api;
     this.#logger = logger;
-    this.#timeoutMs = timeoutMs;
+    this.#timeoutMs = options.timeoutMs ?? REPLY_CALL_TIMEOUT_MS;
+    this.#richMessages = options.richMessages ?? false;
   }
 
   async send(message: OutboundMessage): Promise<SendReceipt> {
-    const method = methodOf(message);
     try {
       return await this.#carryOut(message);
     } catch (err) {
-      if (err instanceof SendError) throw err;
-      const failure = botApiFailure(err);
-      const error = sendErrorOf(method, failure, err);
-      this.#logger.warn({ reason: error.code, method, ...(failure.kind === "refused" ? { status: failure.status } : { code: failure.code }) }, "telegram refused a reply");
-      throw error;
+      throw this.#sendError(methodOf(message), err);
     }
+  }
+
+  /** A failed call as the gateway's ack would name it, logged. */
+  #sendError(method: string, err: unknown): SendError {
+    if (err instanceof SendError) return err;
+    const failure = botApiFailure(err);
+    const error = sendErrorOf(method, failure, err);
+    this.#logger.warn({ reason: error.code, method, ...(failure.kind === "refused" ? { status: failure.status } : { code: failure.code }) }, "telegram refused a reply");
+    return error;
   }
 
   #carryOut(message: OutboundMessage): Promise<SendReceipt> {
     const chat = chatIdOf(message.channel.id);
     const text = message.content.text;
-    const signal = () => grammySignal(AbortSignal.timeout(this.#timeoutMs));
+    const deadline = AbortSignal.timeout(this.#timeoutMs);
+    const signal = () => grammySignal(deadline);
     switch (message.command) {
       case undefined: {
         const thread = threadOf(message);
         const quote = message.quote_message_id === undefined ? undefined : positiveId(message.quote_message_id);
-        const reply = quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } };
-        return this.#markdownFirst(text, (markdown) => this.#api.sendMessage(chat, text, { ...thread, ...reply, ...markdown }, signal())).then((sent) => ({ messageId: String(sent.message_id) }));
+        const where = { ...thread, ...(quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } }) };
+        const plain = () => this.#markdownFirst(text, (markdown) => this.#api.sendMessage(chat, text, { ...where, ...markdown }, signal())).then(receiptOf);
+        // Upstream also sends a text over 4096 characters rich; the broker splits replies at
+        // Telegram's 4096 before they reach the port, so that never arises here.
+        if (!this.#richMessages || !isComplexMarkdown(text)) return plain();
+        return this.#api.sendRichMessage(chat, { markdown: text }, where, signal()).then(receiptOf, (err: unknown) => {
+          const failure = botApiFailure(err);
+          if (!fallsBackToPlain(failure)) throw this.#sendError("sendRichMessage", err);
+          this.#logger.warn({ reason: "rich_message_failed", status: failure.status, description: failure.description }, "telegram refused a rich message; sent with sendMessage");
+          return plain();
+        });
       }
       case "edit_message": {
         const target = targetOf(message);
@@ -124,6 +154,10 @@ export class BotReplies {
     this.#unmapped.add(emoji);
     this.#logger.info({ reason: "reaction_unmapped", emoji }, "status reaction has no Telegram emoji; not shown");
   }
+}
+
+function receiptOf(sent: { readonly message_id: number }): SendReceipt {
+  return { messageId: String(sent.message_id) };
 }
 
 /** A chat id as Telegram takes it: a number for a numeric id, else the text (`@channelname`). */

@@ -29,7 +29,7 @@ export interface TelegramPortOptions {
   readonly logger: Logger;
   /** How long one file download may take, `getFile` included (default 20 s). */
   readonly downloadTimeoutMs?: number;
-  /** How long one reply call may take before its outcome is unknown (default `REPLY_CALL_TIMEOUT_MS`, 10 s). */
+  /** How long one reply may take, all its calls together, before its outcome is unknown (default `REPLY_CALL_TIMEOUT_MS`, 10 s). */
   readonly replyTimeoutMs?: number;
   /** How long one `getUpdates` waits for an update (default 25 s). */
   readonly pollTimeoutSecs?: number;
@@ -87,7 +87,7 @@ export class TelegramPort implements PlatformPort {
     this.ingress = telegramIngress(config, () => this.#username);
     this.events = this.#events.asObservable();
     this.connected = this.#connected.asObservable();
-    this.#replies = new BotReplies(this.#api, logger, options.replyTimeoutMs);
+    this.#replies = new BotReplies(this.#api, logger, { richMessages: config.rich_messages, timeoutMs: options.replyTimeoutMs });
     const downloads = new FileDownloads({ api: this.#api, apiRoot: config.api_root, token: config.bot_token, timeoutMs: options.downloadTimeoutMs ?? 20_000, logger });
     this.#intake = new UpdateIntake({ downloads, emit: (event) => this.#events.next(event), logger });
     const take = (update: Parameters<UpdateIntake["take"]>[0]) => this.#intake.take(update);
