@@ -25,7 +25,7 @@ export interface TelegramConfig {
   secret_token?: string;
   /** Webhook requests only from Telegram's published subnets. */
   trusted_source_only: boolean;
-  /** Upstream sends complex Markdown as Telegram rich messages; turnstream sends none, so here it only sets `streaming`'s default. */
+  /** A reply with a heading or a table goes as a Telegram rich message (`sendRichMessage`); also `streaming`'s default. */
   rich_messages: boolean;
   /** Text turns edit one message in place as the reply is written; unset in the file and the environment: `rich_messages`. */
   streaming: boolean;
