@@ -79,6 +79,20 @@ describe("Telegram: text turns", () => {
     expect(fake.api.botTexts(dm.id)).toEqual(sent.map((text) => text.trim()));
   });
 
+  it("a reply with a heading and a table arrives as one rich message (rich_messages on by default); a plain one as sendMessage", async () => {
+    const { alice, dm } = someChats(fake.api);
+    stack = await startTelegramStack(fake.api);
+    fake.api.from(alice).text(dm.id, "say ## Plan\\n\\n| step | owner |\\n|---|---|\\n| deploy | ops |");
+    await until(() => fake.api.botTexts(dm.id).length === 1, 15_000);
+    fake.api.from(alice).text(dm.id, "say all done");
+    await until(() => fake.api.botTexts(dm.id).length === 2, 15_000);
+    expect(fake.api.shown(dm.id).filter((shown) => shown.from_bot).map((shown) => [shown.rich, shown.text])).toEqual([
+      [true, "## Plan\n\n| step | owner |\n|---|---|\n| deploy | ops |"],
+      [false, "all done"],
+    ]);
+    expect(delivered("sendRichMessage").map((call) => call.params.rich_message)).toEqual([{ markdown: "## Plan\n\n| step | owner |\n|---|---|\n| deploy | ops |" }]);
+  });
+
   it("a voice note is fetched with getFile, transcribed by [stt], and its transcript is in the agent's prompt", async () => {
     const heard: string[] = [];
     const server = createServer((request, response) => {
