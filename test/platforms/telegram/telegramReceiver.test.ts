@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 function portOf(mode: "polling" | "webhook" = "polling") {
-  const { logger } = captureLogs();
+  const { logger, records } = captureLogs();
   const port = new TelegramPort({ config: telegramConfig(fake.api, mode === "webhook" ? { mode, webhook_listen: "127.0.0.1:0", secret_token: "s3cret" } : {}), logger, backoff: { initialMs: 50, maxMs: 200, unauthorizedMs: 200 } });
   ports.push(port);
   const events: GatewayEvent[] = [];
@@ -24,7 +24,7 @@ function portOf(mode: "polling" | "webhook" = "polling") {
     events.push(event);
     port.settled(event);
   });
-  return { port, events };
+  return { port, events, records };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,5 +102,16 @@ describe("TelegramPort: the poller as a receiver", () => {
     // A stop with no last confirmation hands its settled updates to the next poller: they come twice, and their msg-ids collapse them.
     expect(ids.length).toBeGreaterThanOrEqual(30);
     expect(fake.api.maxConcurrentPollers).toBe(1);
+  });
+
+  it("two deployments polling one bot by mistake (each its own holder): Telegram's 409 Conflict, logged by both as reason conflict", async () => {
+    const a = portOf();
+    const b = portOf();
+    a.port.start();
+    b.port.start();
+    const conflicts = (records: typeof a.records) => records.filter((r) => r.msg === "telegram polling failed" && r.reason === "conflict");
+    await until(() => conflicts(a.records).length > 0 && conflicts(b.records).length > 0, 10_000);
+    expect(conflicts(a.records)[0]).toMatchObject({ status: 409 });
+    expect(fake.api.updates.conflicts).toBeGreaterThan(0);
   });
 });
