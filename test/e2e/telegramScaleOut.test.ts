@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { TOKEN, useFakeBotApi } from "../fakes/telegram/fakeBotApiFixture.js";
 import { useNatsCluster, type Member } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until } from "../helpers/stack.js";
+import { TcpCut } from "../helpers/tcpCut.js";
 import { taggedChats } from "../helpers/telegramChats.js";
 
 // Issue 38's NATS acceptance: Telegram allows one getUpdates poller per bot, so of the edges that
@@ -12,6 +13,11 @@ import { taggedChats } from "../helpers/telegramChats.js";
 
 const available = natsServerAvailable();
 const fake = useFakeBotApi();
+// Closed after each test's cluster stopped (a describe's afterEach runs before the file's).
+const cuts: TcpCut[] = [];
+afterEach(async () => {
+  await Promise.all(cuts.splice(0).map((cut) => cut.close()));
+});
 
 /** The lease TTL of these runs: short enough for a quick takeover, long enough for a loaded machine (partition leases flapped at 2 s). */
 const TTL_MS = 4_000;
@@ -109,5 +115,50 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
       expect(fake.api.maxConcurrentPollers).toBe(1);
     },
     90_000,
+  );
+
+  it(
+    "the holder alone loses NATS: it stops polling half a TTL after its last renew, the other edge polls once the lease expired, never two pollers; back, it stands by; every message answered once",
+    async () => {
+      const cluster = await nats.start(telegramDeployment("tgcut"));
+      const cut = await TcpCut.start(nats.server.url);
+      cuts.push(cut);
+      await cluster.add("worker");
+      // The first edge takes the lease on its first tick, then the second stands by behind it.
+      const holder = await cluster.add("edge", "holder", { natsUrl: cut.url });
+      expect(await until(() => holds(holder), 20_000)).toBe(true);
+      const standby = await cluster.add("edge", "standby");
+      expect(await until(() => logged(standby, "receiver standing by").length > 0, 20_000)).toBe(true);
+      const chats = taggedChats(fake.api, 4);
+      for (let i = 0; i < 4; i++) chats.send(i);
+      expect(await until(() => chats.notOnce().missing.length === 0, 30_000)).toBe(true);
+
+      const cutAt = Date.now();
+      cut.cut();
+      for (let n = 0; n < 12; n++) {
+        chats.send(n % 4);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      expect(await until(() => logged(holder, "receiver lease lost").length > 0 && holds(standby), 4 * TTL_MS)).toBe(true);
+      const lost = logged(holder, "receiver lease lost")[0]!;
+      const lostAt = Number(lost.time);
+      const acquiredAt = Number(logged(standby, "receiver lease acquired")[0]!.time);
+      console.log(`telegram holder cut off from NATS: stopped polling after ${lostAt - cutAt} ms, the other edge took over after ${acquiredAt - cutAt} ms (TTL ${TTL_MS} ms)`);
+      expect(lost).toMatchObject({ reason: "renew_overdue" });
+      // Within half a TTL of its last renew (at most a quarter before the cut), and well before the other began.
+      expect(lostAt - cutAt).toBeLessThanOrEqual(TTL_MS / 2 + 1_000);
+      expect(acquiredAt).toBeGreaterThan(lostAt);
+      expect(await until(() => chats.notOnce().missing.length === 0, 60_000)).toBe(true);
+
+      cut.restore();
+      expect(await until(() => logged(holder, "receiver standing by").some((line) => line.heldBy === logged(standby, "receiver lease acquired")[0]!.holder), 30_000)).toBe(true);
+      chats.send(0);
+      expect(await until(() => chats.notOnce().missing.length === 0, 30_000)).toBe(true);
+      // The cut-off edge's retried appends land once it is back: their msg-ids collapse them.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(chats.notOnce()).toEqual({ missing: [], repeated: [] });
+      expect(fake.api.maxConcurrentPollers).toBe(1);
+    },
+    120_000,
   );
 });

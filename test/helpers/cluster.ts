@@ -79,10 +79,13 @@ export class Cluster {
     return this.#dir.events();
   }
 
-  /** Starts a member and resolves once it logged `broker ready`. */
-  async add(role: MemberRole, name = `${role}-${this.members.length + 1}`): Promise<Member> {
+  /**
+   * Starts a member and resolves once it logged `broker ready`. `natsUrl` gives this member another
+   * way to the server (a proxy a test can cut: `TcpCut`).
+   */
+  async add(role: MemberRole, name = `${role}-${this.members.length + 1}`, options: { readonly natsUrl?: string } = {}): Promise<Member> {
     const file = join(this.#dir.dir, `${name}-${++this.#configs}.toml`);
-    writeFileSync(file, stringify(this.#config(name)));
+    writeFileSync(file, stringify(this.#config(name, options.natsUrl)));
     const spawned = spawnLogged(["run", "--role", role, "--config", file], { env: { ...this.#options.env, LOG_LEVEL: this.#options.logLevel ?? "info" } });
     const { child, logs } = spawned;
     const exited = spawned.exited.then(({ code }) => code);
@@ -133,8 +136,9 @@ export class Cluster {
     this.#dir.cleanup();
   }
 
-  #config(name: string): Record<string, unknown> {
-    const { natsUrl, bus, config = {}, agentEnv = {} } = this.#options;
+  #config(name: string, memberNatsUrl?: string): Record<string, unknown> {
+    const { bus, config = {}, agentEnv = {} } = this.#options;
+    const natsUrl = memberNatsUrl ?? this.#options.natsUrl;
     return {
       ...config,
       ...(natsUrl === undefined ? {} : { bus: { url: natsUrl, prefix: "cluster", ...bus } }),
