@@ -1,0 +1,113 @@
+import { checkBlocks, length } from "./blocks.js";
+import type { SlackMessage } from "./messageStore.js";
+import { booleanArg, jsonArg, stringArg } from "./paramReaders.js";
+import type { Params } from "./requestParams.js";
+import { botConversation, botMessage, type SlackContext, type WebMethod } from "./slackContext.js";
+import { SlackApiError } from "./slackApiError.js";
+import type { Conversation } from "./workspace.js";
+
+/** `chat.postMessage`'s text limit. Slack's page says longer text is cut with a `message_truncated` warning; the fake refuses it. */
+export const POST_TEXT_LIMIT = 40_000;
+/** `chat.update`'s text limit, as its page documents `msg_too_long`. */
+export const UPDATE_TEXT_LIMIT = 4_000;
+/** `markdown_text`'s limit on both methods. */
+export const MARKDOWN_TEXT_LIMIT = 12_000;
+
+/** `chat.postMessage`, `chat.update`, `chat.delete`. */
+export function chatMethods(context: SlackContext): WebMethod[] {
+  const { store, events, bot } = context;
+  const write = { token: "bot", json: true, scope: () => "chat:write" } as const;
+
+  return [
+    {
+      name: "chat.postMessage",
+      ...write,
+      handle: (params) => {
+        const conversation = postTarget(context, stringArg(params, "channel"));
+        const content = messageContent(params, POST_TEXT_LIMIT);
+        const threadTs = stringArg(params, "thread_ts");
+        const broadcast = booleanArg(params, "reply_broadcast") ?? false;
+        for (const flag of ["mrkdwn", "unfurl_links", "unfurl_media", "as_user", "link_names"]) booleanArg(params, flag);
+        const ts = store.nextTs();
+        const message = botMessage(context, { ...content, ts, ...(threadTs !== undefined ? { thread_ts: threadTs } : {}) });
+        const stored = store.add(conversation.id, message, { broadcast: broadcast && threadTs !== undefined });
+        if (stored.broadcast) message.subtype = "thread_broadcast";
+        if (context.echoBotMessages && !stored.lost) events.message(conversation, message);
+        return { channel: conversation.id, ts, message: structuredClone(message) };
+      },
+    },
+    {
+      name: "chat.update",
+      ...write,
+      handle: (params) => {
+        const { conversation, stored } = ownMessage(params, "cant_update_message");
+        const content = messageContent(params, UPDATE_TEXT_LIMIT);
+        const before = structuredClone(stored.message);
+        stored.earlierTexts.push(stored.message.text);
+        Object.assign(stored.message, content, { edited: { user: bot.user.id, ts: store.nextTs() } });
+        if (context.echoBotMessages) events.messageChanged(conversation, stored.message, before, stored.message.edited!.ts);
+        return { channel: conversation.id, ts: stored.message.ts, text: stored.message.text, message: structuredClone(stored.message) };
+      },
+    },
+    {
+      name: "chat.delete",
+      ...write,
+      handle: (params) => {
+        const { conversation, stored } = ownMessage(params, "cant_delete_message");
+        stored.deleted = true;
+        if (context.echoBotMessages) events.messageDeleted(conversation, stored.message, store.nextTs());
+        return { channel: conversation.id, ts: stored.message.ts };
+      },
+    },
+  ];
+
+  /** The message a call names by `channel` and `ts`, which must be this bot's own. */
+  function ownMessage(params: Params, notOwn: string) {
+    const conversation = botConversation(context, stringArg(params, "channel"), "write");
+    const ts = stringArg(params, "ts");
+    const stored = ts === undefined ? undefined : store.live(conversation.id, ts);
+    if (!stored) throw new SlackApiError("message_not_found");
+    if (stored.message.user !== bot.user.id) throw new SlackApiError(notOwn);
+    return { conversation, stored };
+  }
+}
+
+/** `chat.postMessage`'s `channel`: a conversation id or name, or a user id (the bot's DM with that user). */
+function postTarget(context: SlackContext, ref: string | undefined): Conversation {
+  const user = ref === undefined ? undefined : context.workspace.user(ref);
+  if (user && !user.is_bot) return context.workspace.im(context.bot.user.id, user.id);
+  return botConversation(context, ref, "write");
+}
+
+/**
+ * What a message carries: `text`, `blocks`, `attachments` or `markdown_text` — at least one (`no_text`),
+ * `markdown_text` alone (`markdown_text_conflict`), text within the method's limit (`msg_too_long`), blocks
+ * as Block Kit allows them, at most 100 attachments, metadata with `event_type` and `event_payload`.
+ */
+function messageContent(params: Params, textLimit: number): Pick<SlackMessage, "text"> & Partial<SlackMessage> {
+  const text = stringArg(params, "text");
+  const markdown = stringArg(params, "markdown_text");
+  const blocks = jsonArg(params, "blocks");
+  const attachments = jsonArg(params, "attachments");
+  const metadata = jsonArg(params, "metadata");
+  if (markdown !== undefined && (text !== undefined || blocks.given)) throw new SlackApiError("markdown_text_conflict");
+  const checkedBlocks = blocks.given ? checkBlocks(blocks.value, blocks.value !== undefined) : undefined;
+  if (attachments.given) {
+    if (!Array.isArray(attachments.value)) throw new SlackApiError("invalid_attachments");
+    if (attachments.value.length > 100) throw new SlackApiError("too_many_attachments");
+  }
+  if (text === undefined && markdown === undefined && !blocks.given && !attachments.given) throw new SlackApiError("no_text");
+  if (text !== undefined && length(text) > textLimit) throw new SlackApiError("msg_too_long");
+  if (markdown !== undefined && length(markdown) > MARKDOWN_TEXT_LIMIT) throw new SlackApiError("msg_too_long");
+  if (metadata.given) {
+    const value = metadata.value as { event_type?: unknown; event_payload?: unknown } | undefined;
+    if (typeof value?.event_type !== "string" || typeof value.event_payload !== "object" || value.event_payload === null) throw new SlackApiError("invalid_metadata_format");
+  }
+  return {
+    text: text ?? markdown ?? "",
+    ...(markdown !== undefined ? { blocks: [{ type: "markdown", text: markdown }] } : {}),
+    ...(checkedBlocks ? { blocks: checkedBlocks } : {}),
+    ...(attachments.given ? { attachments: attachments.value as unknown[] } : {}),
+    ...(metadata.given ? { metadata: metadata.value } : {}),
+  };
+}

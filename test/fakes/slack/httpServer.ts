@@ -1,0 +1,70 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+
+/** An HTTP answer: status, headers, body (JSON for the Web API, bytes or a page for files). */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Buffer;
+}
+
+/** What the server asks of the fake for each request. */
+export interface SlackRoutes {
+  /** `/api/<method>`, with the request's method, URL, headers and whole body. */
+  call(method: string, request: IncomingMessage, url: URL, body: Buffer, gone: AbortSignal): Promise<HttpAnswer>;
+  /** `GET /files-pri/…`: a shared file's bytes for the bot token, else what Slack serves a stranger. */
+  file(path: string, authorization: string | undefined): HttpAnswer;
+  /** A WebSocket upgrade (Socket Mode's `/link/`). */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+/** Slack's HTTP surface on 127.0.0.1 and a free port: `root` is `http://127.0.0.1:<port>`. */
+export class SlackHttpServer {
+  private constructor(
+    private readonly server: Server,
+    readonly root: string,
+  ) {}
+
+  static async listen(routes: SlackRoutes): Promise<SlackHttpServer> {
+    const server = createServer((request, response) => void serve(routes, request, response));
+    server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => routes.upgrade(request, socket, head));
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    return new SlackHttpServer(server, `http://127.0.0.1:${port}`);
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+}
+
+async function serve(routes: SlackRoutes, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const gone = new AbortController();
+  response.on("close", () => gone.abort());
+  const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  const body = await readBody(request);
+  const method = /^\/api\/([A-Za-z0-9_.]+)$/.exec(url.pathname);
+  let answer: HttpAnswer;
+  if (method) answer = await routes.call(method[1]!, request, url, body, gone.signal);
+  else if (url.pathname.startsWith("/files-pri/") && request.method === "GET") answer = routes.file(url.pathname, request.headers.authorization);
+  else answer = { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
+  if (response.destroyed || response.writableEnded) return;
+  response.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) });
+  response.end(answer.body);
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}

@@ -1,0 +1,13 @@
+export { FakeSlack, DEFAULT_BOT_SCOPES, type FakeSlackOptions } from "./fakeSlack.js";
+export { SlackApiError } from "./slackApiError.js";
+export type { RecordedCall, TokenKind } from "./callLog.js";
+export type { InjectedFailure } from "./failureInjection.js";
+export type { ShownMessage, SlackMessage, StoredMessage } from "./messageStore.js";
+export type { SlackFile } from "./fileStore.js";
+export type { SentEnvelope, DisconnectReason, EnvelopeType } from "./socketMode.js";
+export type { PublishedEvent } from "./events.js";
+export type { AssistantThreadState } from "./slackContext.js";
+export type { Conversation, SlackBot, SlackUser } from "./workspace.js";
+export { SlackActor, type UserAction, type UserMessageOptions, type SharedFile } from "./userActor.js";
+export { STANDARD_EMOJI } from "./emojiNames.js";
+export { POST_TEXT_LIMIT, UPDATE_TEXT_LIMIT, MARKDOWN_TEXT_LIMIT } from "./chatMethods.js";
