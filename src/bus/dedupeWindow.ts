@@ -69,6 +69,28 @@ export class DedupeWindow {
     return undefined;
   }
 
+  /**
+   * Remembers `msgId` under `seq` as stored at `at` (a restart's restore from the journal): no
+   * check, no expiry. Calls must come oldest first, before any `claim` at a later time.
+   */
+  restore(msgId: string, seq: number, at: number): void {
+    const hash = this.#index.hash(msgId);
+    const ref = this.#ring.push(msgId, at, seq, hash);
+    if (!this.#index.insert(hash, ref)) this.#reseed();
+  }
+
+  /** Forgets what the last `claim` remembered: its message could not be stored after all. */
+  forgetNewest(): void {
+    if (this.#ring.size === 0) return;
+    this.#index.remove(this.#ring.newestHash(), this.#ring.newestRef());
+    this.#ring.pop();
+  }
+
+  /** Calls `each` with every msgId the window holds (expired ones not yet dropped included), oldest first. */
+  forEach(each: (msgId: string, at: number, seq: number) => void): void {
+    this.#ring.forEach(each);
+  }
+
   #expire(now: number): void {
     const cutoff = now - this.#windowMs;
     const ring = this.#ring;

@@ -10,6 +10,8 @@ export interface StoredMessage {
   readonly data: unknown;
   readonly headers: Headers;
   readonly msgId: string | undefined;
+  /** When it was appended, on the bus clock (0 when nothing journals it). */
+  readonly at: number;
   /** How often it was handed out; the current delivery carries this count. */
   deliveryCount: number;
   /** The subscription holding it unacked, if any. */
@@ -18,6 +20,12 @@ export interface StoredMessage {
   heldPrev: StoredMessage | undefined;
   heldNext: StoredMessage | undefined;
   acked: boolean;
+}
+
+/** Told of each delivery and of each message's first ack, to write them down (`MemoryJournal`). */
+export interface ConsumerJournal {
+  delivered(message: StoredMessage): void;
+  acked(message: StoredMessage): void;
 }
 
 /** One `consume()` subscription and the messages it holds unacked, newest first. */
@@ -44,6 +52,7 @@ export class DurableConsumer {
   readonly #deliveries: DeliveryQueue;
   /** The bus's clock, for delayed naks. */
   readonly #timers: SchedulerLike;
+  readonly #journal: ConsumerJournal | undefined;
 
   constructor(
     readonly name: string,
@@ -52,10 +61,12 @@ export class DurableConsumer {
     takeNew: () => StoredMessage | undefined,
     deliveries: DeliveryQueue,
     timers: SchedulerLike,
+    journal?: ConsumerJournal,
   ) {
     this.#takeNew = takeNew;
     this.#deliveries = deliveries;
     this.#timers = timers;
+    this.#journal = journal;
   }
 
   accepts(subject: string): boolean {
@@ -74,6 +85,7 @@ export class DurableConsumer {
   ack(message: StoredMessage): void {
     if (message.acked) return;
     message.acked = true;
+    this.#journal?.acked(message);
     if (message.holder !== undefined) {
       this.#release(message);
       this.requestPump();
@@ -126,6 +138,7 @@ export class DurableConsumer {
       if (message === undefined) return;
       this.#turn += 1;
       message.deliveryCount += 1;
+      this.#journal?.delivered(message);
       hold(subscription, message);
       this.#inFlight += 1;
       subscription.subscriber.next(new Delivery(this, message));

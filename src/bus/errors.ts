@@ -81,3 +81,34 @@ export class BusSetupError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * A line could not be written to a journal file (the disk is full, the file was made read-only):
+ * on the embedded bus's turn queue the append is refused and nothing is queued, so the edge
+ * retries it and its platform is not told the event arrived.
+ */
+export class JournalWriteError extends Error {
+  override readonly name = "JournalWriteError";
+  constructor(
+    readonly path: string,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`cannot write ${path}: ${detail}`, options);
+  }
+}
+
+/**
+ * A journal file that cannot be used at start-up: unreadable, or written in a format this version
+ * does not know. `problem` completes a sentence about the path ("was written by …").
+ */
+export class JournalOpenError extends Error {
+  override readonly name = "JournalOpenError";
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${path} ${problem}`, options);
+  }
+}

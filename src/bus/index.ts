@@ -16,10 +16,12 @@ export {
   BusTimeoutError,
   ConsumerConflictError,
   InvalidSubjectError,
+  JournalOpenError,
+  JournalWriteError,
   NoRespondersError,
   PayloadTooLargeError,
 } from "./errors.js";
-export { MemoryBus, type MemoryBusOptions } from "./memoryBus.js";
+export { MemoryBus, type MemoryBusJournal, type MemoryBusOptions } from "./memoryBus.js";
 export { subjectMatches, validateSubject, type SubjectRules } from "./subjectMatch.js";
 export { NatsBus, type NatsBusOptions } from "./nats/natsBus.js";
 export { natsConnectOptions } from "./nats/connect.js";

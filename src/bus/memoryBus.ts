@@ -13,6 +13,8 @@ import type {
 } from "./bus.js";
 import { DeliveryQueue } from "./deliveryQueue.js";
 import { BusClosedError, BusTimeoutError, NoRespondersError } from "./errors.js";
+import type { Logger } from "../log/logger.js";
+import { MemoryJournal } from "./memoryJournal.js";
 import { MemoryWorkQueue } from "./memoryWorkQueue.js";
 import { subjectMatches, validateSubject } from "./subjectMatch.js";
 
@@ -21,6 +23,22 @@ export interface MemoryBusOptions {
   readonly scheduler?: SchedulerLike;
   /** How long a persisted `msgId` suppresses repeats, in ms (default 120 000, as JetStream). */
   readonly duplicateWindowMs?: number;
+  /** Keep the durable subjects in a journal file, so they outlive the process. Absent: memory only. */
+  readonly journal?: MemoryBusJournal;
+}
+
+/**
+ * Where and how the durable subjects are journaled (`MemoryJournal`): every append is written to
+ * `path` before it is acked, every ack after it. The constructor reads the file first — what was
+ * queued and unacked is queued again, in order, before anything can consume — and throws
+ * `JournalOpenError` when it cannot. One process per file.
+ */
+export interface MemoryBusJournal {
+  readonly path: string;
+  /** For the journal's own lines (a torn or corrupt line skipped, a write that failed). */
+  readonly logger: Logger;
+  /** Where a message read back goes now (the subjects may have changed since it was appended); absent: its own subject. */
+  readonly replaySubject?: (subject: string, data: unknown) => string;
 }
 
 const DEFAULT_DUPLICATE_WINDOW_MS = 120_000;
@@ -31,7 +49,8 @@ const NO_HEADERS: Headers = Object.freeze({});
 /**
  * The in-process `Bus`. Delivery is synchronous and in publish order; a publish, reply or ack made
  * from inside a subscriber is delivered after the current message (see `DeliveryQueue`). Payloads
- * are passed by reference, never copied. Durable subjects live in a `MemoryWorkQueue`.
+ * are passed by reference, never copied. Durable subjects live in a `MemoryWorkQueue`, in memory
+ * only unless `journal` is given.
  */
 export class MemoryBus implements Bus {
   readonly scheduler: SchedulerLike;
@@ -51,7 +70,14 @@ export class MemoryBus implements Bus {
   constructor(options: MemoryBusOptions = {}) {
     this.scheduler = options.scheduler ?? asyncScheduler;
     const duplicateWindowMs = options.duplicateWindowMs ?? DEFAULT_DUPLICATE_WINDOW_MS;
-    this.#workQueue = new MemoryWorkQueue(this.#deliveries, this.scheduler, duplicateWindowMs);
+    const journal = options.journal;
+    const opened = journal === undefined ? undefined : MemoryJournal.open(journal.path, journal.logger);
+    this.#workQueue = new MemoryWorkQueue(
+      this.#deliveries,
+      this.scheduler,
+      duplicateWindowMs,
+      opened === undefined ? undefined : { ...opened, ...(journal?.replaySubject === undefined ? {} : { replaySubject: journal.replaySubject }) },
+    );
   }
 
   publish<T>(subject: string, data: T, options?: PublishOptions): void {

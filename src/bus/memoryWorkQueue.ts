@@ -3,13 +3,27 @@ import type { Subscriber } from "rxjs";
 import type { ConsumeOptions, DurableMessage, Headers, PersistAck, PersistOptions } from "./bus.js";
 import { DedupeWindow, type Clock } from "./dedupeWindow.js";
 import type { DeliveryQueue } from "./deliveryQueue.js";
-import { DurableConsumer, type StoredMessage } from "./durableConsumer.js";
+import { DurableConsumer, type ConsumerJournal, type StoredMessage } from "./durableConsumer.js";
 import { ConsumerConflictError } from "./errors.js";
 import { Fifo } from "../../operators/dispatch/fifo.js";
+import type { JournaledMsgId, JournalReplay, MemoryJournal } from "./memoryJournal.js";
 import { hasWildcards, subjectMatches } from "./subjectMatch.js";
 
 /** JetStream's default `max_ack_pending`. */
 const DEFAULT_MAX_ACK_PENDING = 1000;
+
+/** The journal is rewritten while running once it has more lines than this… */
+const COMPACT_MIN_LINES = 10_000;
+/** …and more than this many times the lines a rewrite would keep: mostly acked, so the rewrite is small. */
+const COMPACT_RATIO = 4;
+
+/** A journal for the durable subjects, opened and read (`MemoryJournal.open`), with what it held. */
+export interface WorkQueueJournal {
+  readonly journal: MemoryJournal;
+  readonly replay: JournalReplay;
+  /** Where a replayed message goes now (the partitions may have changed since it was appended); absent: its own subject. */
+  readonly replaySubject?: (subject: string, data: unknown) => string;
+}
 
 const NO_HEADERS: Headers = Object.freeze({});
 
@@ -35,12 +49,25 @@ export class MemoryWorkQueue {
   readonly #dedupe: DedupeWindow;
   readonly #deliveries: DeliveryQueue;
   readonly #scheduler: SchedulerLike;
+  readonly #windowMs: number;
+  readonly #journal: MemoryJournal | undefined;
+  /** With a journal: every unacked message, in sequence order (what a rewrite keeps). */
+  readonly #unacked = new Map<number, StoredMessage>();
+  /** Journal lines past which a rewrite is considered (raised after one that failed). */
+  #compactAfter = COMPACT_MIN_LINES;
+  /** What the durable consumers tell the journal. */
+  readonly #consumerJournal: ConsumerJournal | undefined;
 
-  constructor(deliveries: DeliveryQueue, scheduler: SchedulerLike, duplicateWindowMs: number) {
+  constructor(deliveries: DeliveryQueue, scheduler: SchedulerLike, duplicateWindowMs: number, journal?: WorkQueueJournal) {
     this.#deliveries = deliveries;
     this.#scheduler = scheduler;
+    this.#windowMs = duplicateWindowMs;
     const clock: Clock = scheduler;
     this.#dedupe = new DedupeWindow(clock, duplicateWindowMs);
+    this.#journal = journal?.journal;
+    this.#consumerJournal =
+      journal === undefined ? undefined : { delivered: (message) => journal.journal.delivered(message.seq), acked: (message) => this.#acked(message) };
+    if (journal !== undefined) this.#restore(journal);
   }
 
   /** Stores a message (the subject is already validated) and offers it to the durables that want it. */
@@ -49,19 +76,31 @@ export class MemoryWorkQueue {
     const original = msgId === undefined ? undefined : this.#dedupe.claim(msgId, this.#lastSeq + 1);
     if (original !== undefined) return { seq: original, duplicate: true };
 
-    this.#lastSeq += 1;
+    const journal = this.#journal;
     const message: StoredMessage = {
-      seq: this.#lastSeq,
+      seq: this.#lastSeq + 1,
       subject,
       data,
       headers: options?.headers ?? NO_HEADERS,
       msgId,
+      at: journal === undefined ? 0 : this.#scheduler.now(),
       deliveryCount: 0,
       holder: undefined,
       heldPrev: undefined,
       heldNext: undefined,
       acked: false,
     };
+    if (journal !== undefined) {
+      // Written before the ack: what the caller hears was appended is on disk.
+      try {
+        journal.appended(message);
+      } catch (err) {
+        if (msgId !== undefined) this.#dedupe.forgetNewest(); // not stored: a retry must not read as a duplicate
+        throw err;
+      }
+      this.#unacked.set(message.seq, message);
+    }
+    this.#lastSeq = message.seq;
     this.#backlog.push(message);
     // With only plain filters (the broker's partitions), this subject's consumers by lookup: an
     // append does not test every partition's consumer. With a wildcard one, all of them in creation
@@ -87,6 +126,69 @@ export class MemoryWorkQueue {
   /** Completes every consumer subscription; nothing is delivered afterwards. */
   close(): void {
     for (const consumer of this.#consumers.values()) consumer.close();
+    this.#journal?.close();
+  }
+
+  /**
+   * Before any consumer exists: what the journal held unacked goes back into the backlog in
+   * sequence order (each under `replaySubject`'s subject), to be delivered as newly appended
+   * messages are; the sequence counter continues; msgIds return to the duplicate window — acked
+   * ones at their age when the last process stopped (the window resumes where it was), queued ones
+   * as new (while an event is queued, its platform's redelivery always collapses). A message
+   * keeps the deliveries the journal counted: one handed out before the crash arrives redelivered,
+   * and the worker asks the delivery ledger about it; one never handed out arrives as new. Then
+   * the journal is rewritten with only that.
+   */
+  #restore({ journal, replay, replaySubject }: WorkQueueJournal): void {
+    const now = this.#scheduler.now();
+    const shift = replay.lastAt === undefined ? 0 : now - replay.lastAt;
+    const cutoff = now - this.#windowMs;
+    this.#lastSeq = replay.lastSeq;
+    for (const { msgId, seq, at } of replay.acked) {
+      const restored = Math.min(at + shift, now);
+      if (restored > cutoff) this.#dedupe.restore(msgId, seq, restored);
+    }
+    for (const queued of replay.queued) {
+      const message: StoredMessage = {
+        seq: queued.seq,
+        subject: replaySubject?.(queued.subject, queued.data) ?? queued.subject,
+        data: queued.data,
+        headers: queued.headers,
+        msgId: queued.msgId,
+        at: Math.min(queued.at + shift, now),
+        deliveryCount: queued.deliveries,
+        holder: undefined,
+        heldPrev: undefined,
+        heldNext: undefined,
+        acked: false,
+      };
+      this.#backlog.push(message);
+      this.#unacked.set(message.seq, message);
+      if (message.msgId !== undefined) this.#dedupe.restore(message.msgId, message.seq, now);
+    }
+    // A fresh journal is created by the first append; one with anything in it (a torn last line
+    // included, which the next line must not continue) is rewritten now.
+    if (journal.lines > 0) this.#compact(journal);
+  }
+
+  #acked(message: StoredMessage): void {
+    const journal = this.#journal as MemoryJournal;
+    this.#unacked.delete(message.seq);
+    journal.acked(message.seq);
+    if (journal.lines > this.#compactAfter && journal.lines > COMPACT_RATIO * (this.#unacked.size + this.#dedupe.size)) this.#compact(journal);
+  }
+
+  /** Rewrites the journal with the unacked messages and the window's msgIds of acked ones. */
+  #compact(journal: MemoryJournal): void {
+    const now = this.#scheduler.now();
+    const cutoff = now - this.#windowMs;
+    const acked: JournaledMsgId[] = [];
+    this.#dedupe.forEach((msgId, at, seq) => {
+      if (at > cutoff && !this.#unacked.has(seq)) acked.push({ msgId, seq, at });
+    });
+    const rewritten = journal.rewrite(this.#lastSeq, now, acked, this.#unacked.values());
+    // A rewrite that failed left the file as it was: not tried again until its lines have doubled.
+    this.#compactAfter = rewritten ? COMPACT_MIN_LINES : 2 * journal.lines;
   }
 
   #consumerFor(filter: string, options: ConsumeOptions): DurableConsumer {
@@ -111,6 +213,7 @@ export class MemoryWorkQueue {
       hasWildcards(filter) ? () => this.#backlog.takeOldest(filter) : () => this.#backlog.takeFrom(filter),
       this.#deliveries,
       this.#scheduler,
+      this.#consumerJournal,
     );
     this.#consumers.set(durable, consumer);
     this.#consumerList.push(consumer);

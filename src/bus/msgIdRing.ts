@@ -72,6 +72,33 @@ export class MsgIdRing {
     if (offset === CHUNK - 1) this.#dropFirst();
   }
 
+  /** The newest entry's ref. Only when not empty. */
+  newestRef(): number {
+    return ((this.#tail - 1) % REF_SPAN) + 1;
+  }
+
+  /** The newest entry's hash. Only when not empty. */
+  newestHash(): number {
+    return this.#chunkOf(this.#tail - 1).hashes[(this.#tail - 1) % CHUNK] as number;
+  }
+
+  /** Drops the newest entry (one just pushed whose message could not be stored). Only when not empty. */
+  pop(): void {
+    const n = this.#tail - 1;
+    this.#chunkOf(n).msgIds[n % CHUNK] = undefined;
+    this.#tail = n;
+    // Its chunk is empty now: `push` adds one at this offset, so this one goes (kept as the spare).
+    if (n % CHUNK === 0) this.#spare = this.#chunks.pop();
+  }
+
+  /** Calls `each` with every live entry, oldest first. */
+  forEach(each: (msgId: string, at: number, seq: number) => void): void {
+    for (let n = this.#head; n < this.#tail; n++) {
+      const chunk = this.#chunkOf(n);
+      each(chunk.msgIds[n % CHUNK] as string, chunk.at[n % CHUNK] as number, chunk.seqs[n % CHUNK] as number);
+    }
+  }
+
   msgIdOf(ref: number): string | undefined {
     const n = this.#numberOf(ref);
     return this.#chunkOf(n).msgIds[n % CHUNK];
