@@ -121,6 +121,11 @@ export class SocketModeServer {
     return this.sent.filter((envelope) => envelope.ackedAt === undefined);
   }
 
+  /** Payloads waiting for a connection, oldest first: what a client that connects now is sent first. */
+  pendingPayloads(): Record<string, unknown>[] {
+    return this.waiting.map((delivery) => delivery.payload);
+  }
+
   deliver(type: EnvelopeType, payload: Record<string, unknown>, options: { acceptsResponsePayload: boolean; eventId?: string }): void {
     const delivery: Delivery = { type, payload, acceptsResponsePayload: options.acceptsResponsePayload, eventId: options.eventId, attempts: 0, acked: false, timer: undefined };
     if (!this.send(delivery)) this.waiting.push(delivery);
