@@ -153,4 +153,41 @@ describe("DedupeWindow", () => {
     expect(window.claim("line:evt-7", 502)).toBeUndefined();
     expect(window.size).toBe(2);
   });
+
+  it("forgets its newest claim (an append that could not be stored), across chunk edges, and goes on as before", () => {
+    const clock = new TestClock();
+    const window = new DedupeWindow(clock, 60_000);
+    const reference = new ReferenceWindow(clock, 60_000);
+    for (let i = 0; i < 3_000; i++) {
+      expect(window.claim(`evt-${i}`, i)).toBe(reference.claim(`evt-${i}`, i));
+      // Every 1,024th claim opens a chunk of the ring: forgetting it must close that chunk again.
+      if (i % 1_024 === 0 || i % 7 === 0) {
+        window.forgetNewest();
+        expect(window.claim(`evt-${i}`, i + 0.5)).toBeUndefined(); // forgotten: a retry is new
+      }
+      if (i % 500 === 0) clock.at += 10_000;
+    }
+    expect(window.claim("evt-2999", -1)).toBe(2999);
+    expect(window.claim("evt-7", -1)).toBe(7.5);
+    clock.at += 60_000;
+    expect(window.claim("evt-2999", 1)).toBeUndefined();
+    expect(window.size).toBe(1);
+  });
+
+  it("restores msgIds at the times given, lists them oldest first, and expires them as claimed ones", () => {
+    const clock = new TestClock();
+    const window = new DedupeWindow(clock, 60_000);
+    window.restore("old", 1, clock.at - 50_000);
+    window.restore("new", 2, clock.at);
+    const listed: [string, number, number][] = [];
+    window.forEach((msgId, at, seq) => listed.push([msgId, at - clock.at, seq]));
+    expect(listed).toEqual([
+      ["old", -50_000, 1],
+      ["new", 0, 2],
+    ]);
+    expect(window.claim("old", 3)).toBe(1);
+    clock.at += 10_000;
+    expect(window.claim("old", 4)).toBeUndefined();
+    expect(window.claim("new", 5)).toBe(2);
+  });
 });
