@@ -115,8 +115,10 @@ export class Broker {
       await this.stop({ graceMs: 0 });
       throw err;
     }
-    this.#consuming = this.#worker?.run().subscribe();
+    // Running before consuming: the embedded bus hands a worker what its journal brought back as
+    // it subscribes, and a turn offered before the broker accepts turns would be dropped unacked.
     this.#state = "running";
+    this.#consuming = this.#worker?.run().subscribe();
     this.#edges = startEdgeHalf(this.#parts, { subjects: this.#subjects, instruments: this.#instruments, notices: this.#send, intake: this.#intake });
     this.logger.info({ role: this.role, bus: this.bus.shared ? "external" : "memory", partitions: this.config.bus.partitions }, "broker ready");
   }
