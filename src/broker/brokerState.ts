@@ -14,8 +14,9 @@ export interface BrokerState {
   readonly sessions?: SessionStore;
   readonly dedupe: DedupeStore;
   /**
-   * Absent on the embedded bus: nothing outlives the process there, so no event can come back
-   * after its turn completed, and a ledger in the same memory would know nothing a restart needs.
+   * On the embedded bus, a file beside its turn-queue journal (`FileDeliveryLedger`): an event the
+   * journal brings back after a crash may have had its turn. Absent where nothing outlives the
+   * process (no journal): no event can come back after its turn completed there.
    */
   readonly ledger?: DeliveryLedger;
   /** The per-bot rate buckets (`[rate_limits]`): this process's on the embedded bus, the deployment's on NATS. */
@@ -24,9 +25,10 @@ export interface BrokerState {
   readonly history?: HistoryStore;
 }
 
-/** One process's state, for the embedded bus. */
-export function memoryState(config: Config): BrokerState {
+/** One process's state, for the embedded bus; `ledger` when its turn queue is journaled. */
+export function memoryState(config: Config, ledger?: DeliveryLedger): BrokerState {
   return {
+    ...(ledger === undefined ? {} : { ledger }),
     triage: new MemoryTriageStore(),
     rates: new MemoryRateBuckets(),
     dedupe: new MemoryDedupeStore(new InboundDedupe({ ttlMs: config.inbound.dedupe_ttl_secs * 1000, max: config.inbound.dedupe_max })),
