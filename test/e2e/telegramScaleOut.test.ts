@@ -38,6 +38,7 @@ function telegramDeployment(prefix: string) {
 }
 
 const logged = (member: Member, msg: string) => member.logs.filter((line) => line.msg === msg);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const holds = (member: Member) => logged(member, "receiver lease acquired").length > 0;
 
 describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
@@ -61,18 +62,29 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
 
       // Messages keep coming around the kill: 40 over 4 s, the holder killed after the first 10.
       let killedAt = 0;
+      let exitedAt = 0;
       for (let n = 0; n < 40; n++) {
         chats.send(n % 5);
         if (n === 10) {
+          // Not the poller's concern, and kept out of this count: an edge killed between posting a
+          // reply and answering its worker has the worker ask another edge after the send timeout,
+          // which posts it again (docs/scaling.md, "not guaranteed"). Telegram refuses sends with a
+          // 429 for a moment around the kill, so none is half-way; they are sent again after it.
+          fake.api.failNext("sendMessage", { error_code: 429, retry_after: 1 }, 10_000);
+          await sleep(300);
           killedAt = Date.now();
           holder.kill9();
+          await holder.exited;
+          exitedAt = Date.now();
+          while (fake.api.failures.takeFailure("sendMessage") !== undefined);
         }
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
       const pollsSince = (at: number) => fake.api.callsOf("getUpdates").filter((call) => call.at >= at);
-      expect(await until(() => holds(standby) && pollsSince(killedAt).length > 0, 4 * TTL_MS)).toBe(true);
+      // Polls from once the holder is gone are the other edge's (a poll of the holder's may have arrived just as it was killed).
+      expect(await until(() => holds(standby) && pollsSince(exitedAt).length > 0, 4 * TTL_MS)).toBe(true);
       const acquiredAt = Number(logged(standby, "receiver lease acquired")[0]!.time);
-      const polledAt = pollsSince(killedAt)[0]!.at;
+      const polledAt = pollsSince(exitedAt)[0]!.at;
       console.log(`telegram poller takeover after kill -9: lease acquired after ${acquiredAt - killedAt} ms, first poll after ${polledAt - killedAt} ms (TTL ${TTL_MS} ms)`);
       // The dead holder's key lives out the TTL from its last renew (up to a quarter TTL before the
       // kill); the stand-by tries just after it expired. A second of slack for a machine busy with other suites.
@@ -80,7 +92,7 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
 
       expect(await until(() => chats.notOnce().missing.length === 0, 60_000)).toBe(true);
       // Nothing arrives late a second time.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await sleep(2_000);
       expect(chats.notOnce()).toEqual({ missing: [], repeated: [] });
       expect(chats.sent).toHaveLength(45);
       expect(fake.api.maxConcurrentPollers).toBe(1);
@@ -132,12 +144,15 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
       const chats = taggedChats(fake.api, 4);
       for (let i = 0; i < 4; i++) chats.send(i);
       expect(await until(() => chats.notOnce().missing.length === 0, 30_000)).toBe(true);
+      // Quiet first: a reply whose answer to its worker is cut off on the way is sent again by the
+      // other edge (docs/scaling.md, "not guaranteed") — not the poller's concern, kept out of this count.
+      await sleep(1_000);
 
       const cutAt = Date.now();
       cut.cut();
       for (let n = 0; n < 12; n++) {
         chats.send(n % 4);
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await sleep(150);
       }
       expect(await until(() => logged(holder, "receiver lease lost").length > 0 && holds(standby), 4 * TTL_MS)).toBe(true);
       const lost = logged(holder, "receiver lease lost")[0]!;
@@ -155,7 +170,7 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
       chats.send(0);
       expect(await until(() => chats.notOnce().missing.length === 0, 30_000)).toBe(true);
       // The cut-off edge's retried appends land once it is back: their msg-ids collapse them.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await sleep(2_000);
       expect(chats.notOnce()).toEqual({ missing: [], repeated: [] });
       expect(fake.api.maxConcurrentPollers).toBe(1);
     },
