@@ -39,14 +39,14 @@ export function startEdgeHalf(parts: BrokerParts, { subjects, instruments, notic
       instruments,
       notices,
     });
-    const hold = port.receiver === undefined ? undefined : parts.holdReceiver;
-    if (hold === undefined || port.receiver === undefined) {
+    const { receiver } = port;
+    if (receiver === undefined || parts.holdReceiver === undefined) {
       port.start();
       return edge;
     }
     // After the edge subscribed to the port's events: nothing it receives goes unread.
     port.start({ receive: false });
-    const receiving = hold(port.receiver);
+    const receiving = parts.holdReceiver(receiver);
     return { ...edge, stopIntake: async () => void (await Promise.all([receiving.stop(), edge.stopIntake()])) };
   });
 }
