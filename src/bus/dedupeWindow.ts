@@ -86,9 +86,9 @@ export class DedupeWindow {
     this.#ring.pop();
   }
 
-  /** Calls `each` with every msgId the window holds (expired ones not yet dropped included), oldest first. */
-  forEach(each: (msgId: string, at: number, seq: number) => void): void {
-    this.#ring.forEach(each);
+  /** Calls `each` with the msgIds the window holds (expired ones not yet dropped included), newest first, until it returns false. */
+  forEachNewest(each: (msgId: string, at: number, seq: number) => boolean): void {
+    this.#ring.forEachNewest(each);
   }
 
   #expire(now: number): void {

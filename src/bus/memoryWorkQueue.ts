@@ -16,6 +16,13 @@ const DEFAULT_MAX_ACK_PENDING = 1000;
 const COMPACT_MIN_LINES = 10_000;
 /** …and more than this many times the lines a rewrite would keep: mostly acked, so the rewrite is small. */
 const COMPACT_RATIO = 4;
+/**
+ * Acked messages whose msgIds a rewrite keeps (those still inside the duplicate window, newest
+ * first): what a platform may hand over again after a crash is what it was not yet told arrived,
+ * the last few batches (Telegram's are at most 100 updates). Bounded, so that a rewrite under a
+ * high rate does not copy the whole window's msgIds every time.
+ */
+const KEPT_ACKED_MSGIDS = 10_000;
 
 /** A journal for the durable subjects, opened and read (`MemoryJournal.open`), with what it held. */
 export interface WorkQueueJournal {
@@ -133,8 +140,8 @@ export class MemoryWorkQueue {
    * Before any consumer exists: what the journal held unacked goes back into the backlog in
    * sequence order (each under `replaySubject`'s subject), to be delivered as newly appended
    * messages are; the sequence counter continues; msgIds return to the duplicate window — acked
-   * ones at their age when the last process stopped (the window resumes where it was), queued ones
-   * as new (while an event is queued, its platform's redelivery always collapses). A message
+   * ones (the newest `KEPT_ACKED_MSGIDS`) at their age when the last process stopped (the window
+   * resumes where it was), queued ones as new (while an event is queued, its platform's redelivery always collapses). A message
    * keeps the deliveries the journal counted: one handed out before the crash arrives redelivered,
    * and the worker asks the delivery ledger about it; one never handed out arrives as new. Then
    * the journal is rewritten with only that.
@@ -144,7 +151,7 @@ export class MemoryWorkQueue {
     const shift = replay.lastAt === undefined ? 0 : now - replay.lastAt;
     const cutoff = now - this.#windowMs;
     this.#lastSeq = replay.lastSeq;
-    for (const { msgId, seq, at } of replay.acked) {
+    for (const { msgId, seq, at } of replay.acked.slice(-KEPT_ACKED_MSGIDS)) {
       const restored = Math.min(at + shift, now);
       if (restored > cutoff) this.#dedupe.restore(msgId, seq, restored);
     }
@@ -175,18 +182,21 @@ export class MemoryWorkQueue {
     const journal = this.#journal as MemoryJournal;
     this.#unacked.delete(message.seq);
     journal.acked(message.seq);
-    if (journal.lines > this.#compactAfter && journal.lines > COMPACT_RATIO * (this.#unacked.size + this.#dedupe.size)) this.#compact(journal);
+    const kept = this.#unacked.size + Math.min(this.#dedupe.size, KEPT_ACKED_MSGIDS);
+    if (journal.lines > this.#compactAfter && journal.lines > COMPACT_RATIO * kept) this.#compact(journal);
   }
 
-  /** Rewrites the journal with the unacked messages and the window's msgIds of acked ones. */
+  /** Rewrites the journal with the unacked messages and the newest msgIds of acked ones still inside the window. */
   #compact(journal: MemoryJournal): void {
     const now = this.#scheduler.now();
     const cutoff = now - this.#windowMs;
     const acked: JournaledMsgId[] = [];
-    this.#dedupe.forEach((msgId, at, seq) => {
-      if (at > cutoff && !this.#unacked.has(seq)) acked.push({ msgId, seq, at });
+    this.#dedupe.forEachNewest((msgId, at, seq) => {
+      if (at <= cutoff) return false;
+      if (!this.#unacked.has(seq)) acked.push({ msgId, seq, at });
+      return acked.length < KEPT_ACKED_MSGIDS;
     });
-    const rewritten = journal.rewrite(this.#lastSeq, now, acked, this.#unacked.values());
+    const rewritten = journal.rewrite(this.#lastSeq, now, acked.reverse(), this.#unacked.values());
     // A rewrite that failed left the file as it was: not tried again until its lines have doubled.
     this.#compactAfter = rewritten ? COMPACT_MIN_LINES : 2 * journal.lines;
   }

@@ -91,11 +91,11 @@ export class MsgIdRing {
     if (n % CHUNK === 0) this.#spare = this.#chunks.pop();
   }
 
-  /** Calls `each` with every live entry, oldest first. */
-  forEach(each: (msgId: string, at: number, seq: number) => void): void {
-    for (let n = this.#head; n < this.#tail; n++) {
+  /** Calls `each` with the live entries, newest first, until it returns false. */
+  forEachNewest(each: (msgId: string, at: number, seq: number) => boolean): void {
+    for (let n = this.#tail - 1; n >= this.#head; n--) {
       const chunk = this.#chunkOf(n);
-      each(chunk.msgIds[n % CHUNK] as string, chunk.at[n % CHUNK] as number, chunk.seqs[n % CHUNK] as number);
+      if (!each(chunk.msgIds[n % CHUNK] as string, chunk.at[n % CHUNK] as number, chunk.seqs[n % CHUNK] as number)) return;
     }
   }
 

@@ -174,17 +174,20 @@ describe("DedupeWindow", () => {
     expect(window.size).toBe(1);
   });
 
-  it("restores msgIds at the times given, lists them oldest first, and expires them as claimed ones", () => {
+  it("restores msgIds at the times given, lists them newest first for as long as asked, and expires them as claimed ones", () => {
     const clock = new TestClock();
     const window = new DedupeWindow(clock, 60_000);
     window.restore("old", 1, clock.at - 50_000);
     window.restore("new", 2, clock.at);
     const listed: [string, number, number][] = [];
-    window.forEach((msgId, at, seq) => listed.push([msgId, at - clock.at, seq]));
+    window.forEachNewest((msgId, at, seq) => listed.push([msgId, at - clock.at, seq]) > 0);
     expect(listed).toEqual([
-      ["old", -50_000, 1],
       ["new", 0, 2],
+      ["old", -50_000, 1],
     ]);
+    const first: string[] = [];
+    window.forEachNewest((msgId) => first.push(msgId) < 1);
+    expect(first).toEqual(["new"]);
     expect(window.claim("old", 3)).toBe(1);
     clock.at += 10_000;
     expect(window.claim("old", 4)).toBeUndefined();

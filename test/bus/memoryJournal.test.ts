@@ -239,6 +239,21 @@ describe("MemoryBus with a journal", () => {
     expect(consume(reopened, "t.0").map((m) => m.data)).toEqual(["kept", "last"]);
   });
 
+  it("keeps in a rewrite the msgIds of the newest 10,000 acked messages inside the window, so a high rate does not copy the whole window each time", async () => {
+    const path = journalPath();
+    const { bus } = open(path);
+    const got = consume(bus, "t.1");
+    for (let i = 0; i < 16_000; i++) {
+      persist(bus, "t.1", i, { msgId: `id-${i}` });
+      got.at(-1)!.ack();
+    }
+    await jobEnds();
+    const { bus: reopened } = open(path);
+    expect(persist(reopened, "t.1", "again", { msgId: "id-15999" }).duplicate).toBe(true);
+    expect(persist(reopened, "t.1", "again", { msgId: "id-6000" }).duplicate).toBe(true);
+    expect(persist(reopened, "t.1", "again", { msgId: "id-100" }).duplicate).toBe(false);
+  });
+
   it("refuses an append it cannot write, so the caller retries it and the retry is no duplicate", () => {
     const path = journalPath();
     const { bus } = open(path); // nothing written yet: a fresh journal is created by the first append
