@@ -1,0 +1,17 @@
+export { FakeDiscord, type FakeDiscordOptions } from "./fakeDiscord.js";
+export { CHANNEL_TYPE, ARCHIVE_DURATIONS } from "./channels.js";
+export { DiscordApiError, type ErrorTree, type FieldError } from "./discordApiError.js";
+export type { RecordedCall } from "./callLog.js";
+export type { InjectedFailure } from "./failureInjection.js";
+export type { BucketRule, RateLimitAnswer } from "./rateLimits.js";
+export type { FakeUser, FakeGuild, FakeRole, FakeMember, FakeEmoji } from "./directory.js";
+export type { BotPermissions } from "./permissions.js";
+export type { ShownMessage, ThreadView } from "./shownMessages.js";
+export type { InteractionRecord } from "./interactions.js";
+export type { RegisteredCommand } from "./applicationCommands.js";
+export type { SentDispatch } from "./gatewaySessions.js";
+export { UserActor, type AttachmentInput, type UserMessageOptions } from "./userActor.js";
+export { INTENT, PRIVILEGED_INTENTS } from "./intents.js";
+export { OP, CLOSE_REASON } from "./gatewayConnection.js";
+export { CONTENT_LIMIT, MESSAGE_FLAG } from "./messageFields.js";
+export { isoTimestamp, snowflakeTime, DISCORD_EPOCH } from "./snowflakes.js";

@@ -1,0 +1,62 @@
+import type { APIMessage } from "@discordjs/core";
+import { messageObject } from "./apiObjects.js";
+import type { ChannelRecord } from "./channels.js";
+import { isEphemeral } from "./messagePosting.js";
+import type { World } from "./world.js";
+
+/** What a channel shows now, one line per message still there, oldest first. */
+export interface ShownMessage {
+  readonly id: string;
+  readonly authorId: string;
+  readonly fromBot: boolean;
+  readonly content: string;
+  /** Its content before each edit, oldest first. */
+  readonly earlierContents: readonly string[];
+  readonly edits: number;
+  /** The bot's own reactions on it: Unicode emoji, or `name:id`. */
+  readonly reactions: readonly string[];
+  /** The message it replies to. */
+  readonly replyTo: string | undefined;
+  /** The thread started from it. */
+  readonly threadId: string | undefined;
+  /** An ephemeral interaction response, seen by its user only. */
+  readonly ephemeral: boolean;
+  readonly attachments: readonly string[];
+  readonly message: APIMessage;
+}
+
+/** A thread as a test reads it back. */
+export interface ThreadView {
+  readonly id: string;
+  readonly parentId: string;
+  readonly name: string;
+  readonly type: number;
+  readonly ownerId: string;
+  readonly autoArchiveDuration: number;
+  /** The message it was started from (its id is the thread's), if any. */
+  readonly starterMessageId: string | undefined;
+}
+
+export function shownMessages(world: World, channel: ChannelRecord): ShownMessage[] {
+  return [...channel.messages.values()]
+    .filter((message) => !message.deleted)
+    .map((message) => ({
+      id: message.id,
+      authorId: message.authorId,
+      fromBot: message.authorId === world.bot.id,
+      content: message.content,
+      earlierContents: [...message.earlierContents],
+      edits: message.earlierContents.length,
+      reactions: [...message.reactions].filter(([, reaction]) => reaction.users.has(world.bot.id)).map(([key]) => key),
+      replyTo: message.reference?.messageId,
+      threadId: message.threadId,
+      ephemeral: isEphemeral(message),
+      attachments: message.attachments.map((attachment) => attachment.filename),
+      message: messageObject(message, world, { gateway: false, readable: () => true }),
+    }));
+}
+
+export function threadView(channel: ChannelRecord): ThreadView {
+  const { thread } = channel;
+  return { id: channel.id, parentId: channel.parentId!, name: channel.name ?? "", type: channel.type, ownerId: thread!.ownerId, autoArchiveDuration: thread!.autoArchiveDuration, starterMessageId: thread!.starterMessageId };
+}
