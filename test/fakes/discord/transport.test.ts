@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { Routes } from "@discordjs/core";
 import { BOT, refusal, restFor, someGuild, TOKEN, useFakeDiscord } from "./fakeDiscordFixture.js";
@@ -67,5 +69,20 @@ describe("fake Discord: REST as Discord answers it", () => {
     ]);
     expect(discord.fake.calls[0]).toMatchObject({ route: "createMessage", method: "POST", params: { "channel.id": general.id } });
     expect(discord.fake.calls[0]!.userAgent).toMatch(/^DiscordBot \(https:\/\/discord\.js\.org, 2\.6\.3\)/);
+  });
+
+  it("is reached over HTTP and WebSocket from another process, as a spawned turnstream reaches it", async () => {
+    const { general } = someGuild(discord.fake);
+    const script = `
+      const [api, gateway, token, channel] = process.argv.slice(1);
+      const posted = await fetch(api + "/v10/channels/" + channel + "/messages", { method: "POST", headers: { authorization: "Bot " + token, "content-type": "application/json" }, body: JSON.stringify({ content: "from a child" }) });
+      const socket = new WebSocket(gateway + "?v=10&encoding=json");
+      const hello = await new Promise((resolve) => socket.addEventListener("message", (event) => resolve(JSON.parse(event.data)), { once: true }));
+      socket.close(1000);
+      process.stdout.write(posted.status + " " + hello.op);`;
+    // Asynchronously: the fake answers from this process's event loop. Node 20's WebSocket needs the flag.
+    const child = await promisify(execFile)(process.execPath, ["--experimental-websocket", "--input-type=module", "-e", script, discord.fake.api, discord.fake.gatewayUrl, TOKEN, general.id], { timeout: 20_000 });
+    expect(child.stdout).toBe("200 10");
+    expect(discord.fake.botTexts(general.id)).toEqual(["from a child"]);
   });
 });
