@@ -4,9 +4,14 @@
 // parse → skip → trust → queue (msg-id dedupe) → per-session lane → triage (proactive
 // events) → an instant in-process agent. Runs alternate between the three, so machine noise hits
 // all alike. A fourth contender is turnstream with `[metrics]` on, for what the instruments cost
-// (each of its runs beside a metrics-off run, which goes first every other run). Then one more batch per broker
+// (each of its runs beside a metrics-off run, which goes first every other run), and a fifth turnstream with
+// `[pool] state_dir` set, whose embedded bus journals the turn queue and the delivery ledger to disk
+// (issue 38: a synchronous write per append and per ack, and the ledger's per turn). Then one more batch per broker
 // with the Observable counter installed (not timed: the counter's hooks slow rxjs down). Prints
 // one JSON line: medians of the runs, the ratios, and Observables and subscriptions created per event.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { emit, note, sized, sleep } from "./lib/benchEnv.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { ingressRun, PROACTIVE_EVERY, SESSIONS } from "./lib/ingressRuns.js";
@@ -23,7 +28,7 @@ const runs = sized("INGRESS_RUNS", 9, 3);
 const counted = sized("INGRESS_COUNTED_EVENTS", 10_000, 2_000);
 const warmup = Math.min(events, 10_000);
 
-type Name = "turnstream" | "turnstreamMetrics" | "baseline" | "rawCeiling";
+type Name = "turnstream" | "turnstreamMetrics" | "turnstreamJournal" | "baseline" | "rawCeiling";
 
 interface Contender {
   readonly name: Name;
@@ -37,13 +42,23 @@ interface Contender {
 
 async function contender(name: Name): Promise<Contender> {
   const gateway = await RemoteGateway.start();
+  const stateDir = name === "turnstreamJournal" ? mkdtempSync(join(tmpdir(), "turnstream-bench-journal-")) : undefined;
   const subject =
-    name === "turnstream" || name === "turnstreamMetrics"
-      ? await startTurnstreamIngress({ gatewayUrl: gateway.url, gatewayToken: gateway.token, metrics: name === "turnstreamMetrics" })
+    name === "turnstream" || name === "turnstreamMetrics" || name === "turnstreamJournal"
+      ? await startTurnstreamIngress({
+          gatewayUrl: gateway.url,
+          gatewayToken: gateway.token,
+          metrics: name === "turnstreamMetrics",
+          ...(stateDir === undefined ? {} : { stateDir }),
+        })
       : name === "baseline"
         ? await startNaiveIngress(gateway.url, gateway.token)
         : await startRawCeiling(gateway.url, gateway.token);
   await gateway.connected();
+  if (stateDir !== undefined) {
+    const stop = subject.stop;
+    return { name, gateway, subject: { ...subject, stop: async () => (await stop(), rmSync(stateDir, { recursive: true, force: true })) }, rates: [], cpuMicrosPerEvent: [], gcShares: [] };
+  }
   return { name, gateway, subject, rates: [], cpuMicrosPerEvent: [], gcShares: [] };
 }
 
@@ -64,18 +79,16 @@ async function perEvent(c: Contender): Promise<ObservableCount> {
 // BENCH_ONLY=turnstream|turnstreamMetrics|baseline|rawCeiling runs one side, or a comma-separated few (for
 // `node --cpu-prof`: two sides in one process share its JIT state, as in the full run); the JSON then lacks the others.
 const only = process.env.BENCH_ONLY?.split(",");
-const names = (["turnstream", "turnstreamMetrics", "baseline", "rawCeiling"] as const).filter((name) => only === undefined || only.includes(name));
+const names = (["turnstream", "turnstreamMetrics", "turnstreamJournal", "baseline", "rawCeiling"] as const).filter((name) => only === undefined || only.includes(name));
 const contenders: Contender[] = [];
 for (const name of names) contenders.push(await contender(name));
 for (const c of contenders) await ingressRun(c.gateway, c.subject, warmup, `${c.name}-warmup`, 120_000);
-/** A run's order: every other run swaps turnstream and its metrics-on twin, so neither always goes first (ABBA). */
+/** The turnstream variants, in the order an even run takes them; an odd run takes them reversed, so no twin always goes before or after plain turnstream (ABBA). */
+const twins: readonly Name[] = ["turnstream", "turnstreamMetrics", "turnstreamJournal"];
 const orderOf = (run: number): Contender[] => {
   if (run % 2 === 0) return contenders;
-  const swapped = [...contenders];
-  const on = swapped.findIndex((c) => c.name === "turnstreamMetrics");
-  const off = swapped.findIndex((c) => c.name === "turnstream");
-  if (on >= 0 && off >= 0) [swapped[on], swapped[off]] = [swapped[off] as Contender, swapped[on] as Contender];
-  return swapped;
+  const reversed = contenders.filter((c) => twins.includes(c.name)).reverse();
+  return contenders.map((c) => (twins.includes(c.name) ? (reversed.shift() as Contender) : c));
 };
 for (let run = 0; run < runs; run++) {
   for (const c of orderOf(run)) {
@@ -98,7 +111,7 @@ async function metricsTurns(c: Contender | undefined): Promise<number | undefine
 }
 
 const counts = new Map<Name, ObservableCount>();
-for (const c of contenders) if (c.name !== "rawCeiling" && c.name !== "turnstreamMetrics") counts.set(c.name, await perEvent(c));
+for (const c of contenders) if (c.name === "turnstream" || c.name === "baseline") counts.set(c.name, await perEvent(c));
 // The instrumented broker must really have counted: every event it settled is in its /metrics.
 const countedTurns = await metricsTurns(contenders.find((c) => c.name === "turnstreamMetrics"));
 for (const c of contenders) {
@@ -119,10 +132,12 @@ const turnstream = summary("turnstream");
 const baseline = summary("baseline");
 const rawCeiling = summary("rawCeiling");
 const turnstreamMetrics = summary("turnstreamMetrics");
-/** Each metrics-on run over the metrics-off run beside it (just before or just after), so both saw the same moment of the machine. */
-const pairedRatios = (contenders.find((c) => c.name === "turnstreamMetrics")?.rates ?? []).map(
-  (rate, run) => rate / (contenders.find((c) => c.name === "turnstream")?.rates[run] ?? Number.NaN),
-);
+const turnstreamJournal = summary("turnstreamJournal");
+/** Each of a twin's runs over plain turnstream's run of the same round (just before or just after it), so both saw the same moment of the machine. */
+const pairedWith = (name: Name): number[] =>
+  (contenders.find((c) => c.name === name)?.rates ?? []).map((rate, run) => rate / (contenders.find((c) => c.name === "turnstream")?.rates[run] ?? Number.NaN));
+const pairedRatios = pairedWith("turnstreamMetrics");
+const journalRatios = pairedWith("turnstreamJournal");
 const ratio = (a: number, b: number) => round(a / b, 2);
 note(`Observables / subscriptions per event: ${JSON.stringify(Object.fromEntries(counts))}`);
 note("done");
@@ -140,6 +155,10 @@ emit({
   metricsRatio: pairedRatios.length === 0 ? undefined : round(median(pairedRatios), 3),
   metricsRatioRuns: pairedRatios.map((r) => round(r, 3)),
   metricsCountedTurns: countedTurns,
+  turnstreamJournal,
+  // the turn queue and ledger journaled ([pool] state_dir) ÷ in memory: the median of the paired runs' ratios.
+  journalRatio: journalRatios.length === 0 ? undefined : round(median(journalRatios), 3),
+  journalRatioRuns: journalRatios.map((r) => round(r, 3)),
   ratio: ratio(turnstream.eventsPerSecond, baseline.eventsPerSecond),
   turnstreamToCeiling: ratio(turnstream.eventsPerSecond, rawCeiling.eventsPerSecond),
   baselineToCeiling: ratio(baseline.eventsPerSecond, rawCeiling.eventsPerSecond),

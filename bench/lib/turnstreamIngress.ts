@@ -28,6 +28,11 @@ export interface TurnstreamIngressOptions {
   readonly gate?: Observable<boolean>;
   /** `[metrics] enabled` on a free port: what the instruments cost (the `metricsRatio` figure). */
   readonly metrics?: boolean;
+  /**
+   * `[pool] state_dir`: on the embedded bus, the turn queue and the delivery ledger are journaled
+   * there (the `journalRatio` figure). Absent: a broker in code with its own turn handler keeps them in memory.
+   */
+  readonly stateDir?: string;
 }
 
 /**
@@ -51,6 +56,7 @@ export async function startTurnstreamIngress(options: TurnstreamIngressOptions):
       triage: TRIAGE_CONFIG,
       inbound: { debounce_ms: 0 },
       ...(options.metrics === true ? { metrics: { enabled: true, listen: "127.0.0.1:0" } } : {}),
+      ...(options.stateDir === undefined ? {} : { pool: { state_dir: options.stateDir } }),
       ...(options.nats === undefined ? {} : { bus: { url: options.nats.url, prefix: options.nats.prefix, lease_ttl_secs: options.nats.leaseTtlSecs ?? 3 } }),
     },
     logger: createLogger({ level: "silent" }),

@@ -67,6 +67,9 @@ export function renderResults(results: BenchResults): string {
         (numberAt(ingress, "metricsRatio") === undefined
           ? ""
           : ` With \`[metrics]\` on: ${list((ingress.turnstreamMetrics as { runs?: unknown } | undefined)?.runs)} events/s; each run over the metrics-off run beside it: ${Array.isArray(ingress.metricsRatioRuns) ? ingress.metricsRatioRuns.map((r) => n(typeof r === "number" ? r : undefined, 3)).join(", ") : "—"} (median ${n(numberAt(ingress, "metricsRatio"), 3)}); its \`/metrics\` counted ${n(numberAt(ingress, "metricsCountedTurns"))} turns.`) +
+        (numberAt(ingress, "journalRatio") === undefined
+          ? ""
+          : ` With the turn queue journaled (\`[pool] state_dir\`): ${list((ingress.turnstreamJournal as { runs?: unknown } | undefined)?.runs)} events/s, ${n(numberAt(ingress, "turnstreamJournal.cpuMicrosPerEvent"), 1)} µs CPU per event; each run over the in-memory run of its round: ${Array.isArray(ingress.journalRatioRuns) ? ingress.journalRatioRuns.map((r) => n(typeof r === "number" ? r : undefined, 3)).join(", ") : "—"} (median ${n(numberAt(ingress, "journalRatio"), 3)}).`) +
         (numberAt(ingress, "turnstream.gcShare") === undefined
           ? ""
           : ` Medians per timed run — CPU per event (the process, GC threads included): turnstream ${n(numberAt(ingress, "turnstream.cpuMicrosPerEvent"), 1)} µs, baseline ${n(numberAt(ingress, "baseline.cpuMicrosPerEvent"), 1)} µs, raw ceiling ${n(numberAt(ingress, "rawCeiling.cpuMicrosPerEvent"), 1)} µs; share of wall time in GC pauses: ${n((numberAt(ingress, "turnstream.gcShare") ?? 0) * 100, 1)} %, ${n((numberAt(ingress, "baseline.gcShare") ?? 0) * 100, 1)} %, ${n((numberAt(ingress, "rawCeiling.gcShare") ?? 0) * 100, 1)} %.`),

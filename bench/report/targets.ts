@@ -24,7 +24,7 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 const bytes = (n: number) => `${Math.round(n).toLocaleString("en-US")} B`;
 const times = (n: number) => `${n.toFixed(2)}×`;
 
-/** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event, #23's metrics cost, #24's shaping cost), in their order. */
+/** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event, #23's metrics cost, #38's journal cost, #24's shaping cost), in their order. */
 export const GOALS: readonly Goal[] = [
   { measure: "Ingress, embedded bus", benchmark: "ingress-embedded", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 50_000 }, format: perSecond },
   { measure: "Ingress, naive baseline (same machine, same run)", benchmark: "ingress-embedded", path: "baseline.eventsPerSecond", format: perSecond },
@@ -55,6 +55,14 @@ export const GOALS: readonly Goal[] = [
     target: { op: "≥", value: 0.95 },
     format: times,
     context: { path: "turnstreamMetrics.eventsPerSecond", format: (n) => `on ${perSecond(n)}` },
+  },
+  {
+    // Issue 38: the embedded bus's turn queue and delivery ledger journaled to [pool] state_dir, each run over the in-memory run of its round (ABBA order).
+    measure: "Ingress with the turn queue journaled ÷ in memory, embedded",
+    benchmark: "ingress-embedded",
+    path: "journalRatio",
+    format: times,
+    context: { path: "turnstreamJournal.eventsPerSecond", format: (n) => `journaled ${perSecond(n)}` },
   },
   { measure: "Ingress through JetStream", benchmark: "ingress-nats", path: "turnstream.eventsPerSecond", target: { op: "≥", value: 10_000 }, format: perSecond },
   {

@@ -26,6 +26,12 @@ describe("the embedded ingress rows (issue 18)", () => {
     expect(row(results, "Ingress, baseline ÷ raw ceiling")).toMatchObject({ status: "report", actual: "0.60×" });
   });
 
+  it("reports the journaled turn queue's cost as each run over the in-memory one, with its rate and runs in the details", () => {
+    const results = withIngress({ journalRatio: 0.52, journalRatioRuns: [0.5, 0.52, 0.6], turnstreamJournal: { eventsPerSecond: 21_000, runs: [20_000, 21_000, 24_000], cpuMicrosPerEvent: 30.5 } });
+    expect(row(results, "Ingress with the turn queue journaled")).toMatchObject({ status: "report", actual: "0.52× (journaled 21,000 events/s)" });
+    expect(renderResults(results)).toContain("With the turn queue journaled (`[pool] state_dir`): 20,000, 21,000, 24,000 events/s, 30.5 µs CPU per event; each run over the in-memory run of its round: 0.500, 0.520, 0.600 (median 0.520).");
+  });
+
   it("lists the Node flags each result was measured with, and says when a record has none", () => {
     const rendered = renderResults(withIngress({ benchmark: "ingress-embedded" }, "--max-semi-space-size=64"));
     // Benchmarks run with the same flags share one entry (`a, b: flags`), whatever the committed results hold.
