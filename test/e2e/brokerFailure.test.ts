@@ -58,11 +58,13 @@ describe.each(stackBuses())("a broker-side failure in the chat (%s bus)", (bus) 
 });
 
 describe("a session file that cannot be read (embedded bus: sessions live in <state_dir>)", () => {
-  it("a state dir replaced by a file after start-up: every turn and /reset say session_store_unavailable", async () => {
+  // The session file alone breaks: the state dir also holds the turn queue's journal, without
+  // which no event is queued at all (an append that cannot be written is refused, as on NATS).
+  it("a session file replaced by a directory after start-up: every turn and /reset say session_store_unavailable", async () => {
     dir = mkdtempSync(join(tmpdir(), "turnstream-sd-"));
     const stateDir = join(dir, "state");
     stack = await startStack({ config: { pool: { state_dir: stateDir } } });
-    writeFileSync(stateDir, "not a directory");
+    mkdirSync(join(stateDir, "sessions.json"), { recursive: true });
     stack.gateway.broadcast(userEvent("prose"));
     await stack.replyCount(1);
     stack.gateway.broadcast(userEvent("/reset"));
@@ -75,7 +77,7 @@ describe("a session file that cannot be read (embedded bus: sessions live in <st
       reason: "session_store_unavailable",
       configKey: "pool.state_dir",
       path: join(stateDir, "sessions.json"),
-      errno: "ENOTDIR",
+      errno: "EISDIR",
       err: { type: "SessionFileError", operation: "get" },
     });
   });
