@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { errnoOf } from "../failure/brokerFailure.js";
 import { JournalWriteError } from "./errors.js";
@@ -129,6 +129,8 @@ export class JournalAppender {
     if (this.#closed) throw new JournalWriteError(this.path, "the journal is closed");
     const temp = `${this.path}.tmp`;
     try {
+      // A temp file a killed rewrite left keeps its mode when reopened: made anew, it is the owner's only.
+      rmSync(temp, { force: true });
       const fd = openFor(temp, "w");
       try {
         let batch = "";

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VirtualTimeScheduler } from "rxjs";
@@ -273,6 +273,15 @@ describe("MemoryBus with a journal", () => {
     await jobEnds();
     b!.ack(); // the process dies within this job
     expect(consume(open(path).bus, "t.0").map((m) => m.data)).toEqual(["b"]);
+  });
+
+  it("creates its file readable by its owner only, and keeps it so through a rewrite: it holds what users wrote", async () => {
+    const path = journalPath();
+    const { bus } = open(path);
+    persist(bus, "t.0", { text: "a private message" });
+    expect(statSync(path).mode & 0o077).toBe(0);
+    open(path); // rewritten at start-up
+    expect(statSync(path).mode & 0o077).toBe(0);
   });
 
   it("without a journal option it writes nothing (tests and operators construct it so)", () => {
