@@ -19,7 +19,12 @@ export interface CrashRunOptions {
   readonly perUser: number;
   /** How long each turn takes (the `sayafter` scenario). */
   readonly turnMs: number;
-  /** The broker is killed once this many answers are in the chats. */
+  /**
+   * The broker is killed once this many answers are in the chats — with every `sendMessage`
+   * hanging at the fake for a moment first, so no answer is between Telegram and the delivery
+   * ledger at the kill: that window, where a re-run answers once more (marked), is the one no
+   * broker can close (Telegram takes no idempotency key), and it stays out of the count.
+   */
   readonly killAfter: number;
   /**
    * Hold every `getUpdates` after the first batch, so Telegram never hears the batch arrived and
@@ -37,7 +42,7 @@ export interface Answered {
   readonly user: number;
   /** Bot messages answering it without the recovered-reply marker. */
   readonly plain: number;
-  /** Bot messages answering it with the marker. */
+  /** Bot messages answering it with the marker: a re-run of a turn that had begun sending (here, its answer hung at the kill). */
   readonly marked: number;
 }
 
@@ -87,10 +92,14 @@ export async function crashAndRestart(fake: FakeBotApi, options: CrashRunOptions
     const sent = options.users * options.perUser;
     const answered = () => chats.reduce((sum, chat) => sum + fake.botTexts(chat.id).length, 0);
     await until(() => answered() >= options.killAfter, 60_000);
+    fake.delay("sendMessage", 600_000);
+    // An answer already past the fake's delay arrives and the broker records it meanwhile; the rest hang.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     first.child.kill("SIGKILL");
     const firstExit = await first.exited;
     const answeredAtKill = answered();
     fake.delay("getUpdates", 0);
+    fake.delay("sendMessage", 0);
 
     const second = start();
     const prompts = orderSent.flat();
@@ -123,7 +132,7 @@ export async function crashAndRestart(fake: FakeBotApi, options: CrashRunOptions
   }
 }
 
-/** The whole config of the bot: its token, who may write, the agent, one turn per message, the state dir. */
+/** The whole config of the bot: its token, who may write, the agent, one turn per message, the state dir; no status reactions (a turn's only message is its answer). */
 function botConfig(fake: FakeBotApi, dir: string, userIds: readonly number[]): string {
   return `[telegram]
 bot_token = "${TOKEN}"
@@ -138,6 +147,9 @@ args = [${JSON.stringify(scriptedAgentPath)}]
 [queue]
 mode = "followup"
 debounce_ms = 0
+
+[reactions]
+enabled = false
 
 [pool]
 state_dir = ${JSON.stringify(join(dir, "state"))}
