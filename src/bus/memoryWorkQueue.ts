@@ -141,10 +141,10 @@ export class MemoryWorkQueue {
    * sequence order (each under `replaySubject`'s subject), to be delivered as newly appended
    * messages are; the sequence counter continues; msgIds return to the duplicate window — acked
    * ones (the newest `KEPT_ACKED_MSGIDS`) at their age when the last process stopped (the window
-   * resumes where it was), queued ones as new (while an event is queued, its platform's redelivery always collapses). A message
-   * keeps the deliveries the journal counted: one handed out before the crash arrives redelivered,
-   * and the worker asks the delivery ledger about it; one never handed out arrives as new. Then
-   * the journal is rewritten with only that.
+   * resumes where it was), queued ones as new (while an event is queued, its platform's
+   * redelivery always collapses). A message keeps the deliveries the journal counted: one handed
+   * out before the crash arrives redelivered, and the worker asks the delivery ledger about it;
+   * one never handed out arrives as new. Then the journal is rewritten with only that.
    */
   #restore({ journal, replay, replaySubject }: WorkQueueJournal): void {
     const now = this.#scheduler.now();
