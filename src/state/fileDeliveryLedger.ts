@@ -81,7 +81,8 @@ export class FileDeliveryLedger implements DeliveryLedger {
    * Applies the step, writes its record down, then keeps it; called inside `defer`, so a throw
    * errors the Observable. A record a send depends on (`begin`, which must be on disk before the
    * first message leaves; a placeholder id, before the message is edited) is written at once; the
-   * rest before the event loop turns, with the turn queue's ack that follows them.
+   * rest before the event loop turns, in the same job as the turn queue's ack that follows them
+   * (lost together, if at all: the event then comes back and finds `started`).
    */
   #write<R>(operation: string, key: string, step: (current: LedgerRecord | undefined) => RecordStep<LedgerRecord, R>, now = false): R {
     const { result, next } = step(this.#records.get(key));
