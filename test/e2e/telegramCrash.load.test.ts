@@ -12,7 +12,7 @@ const fake = useFakeBotApi();
 describe("a Telegram bot on the embedded bus killed with SIGKILL while 200 updates are pending", () => {
   it("answers every update once after the restart, in order per conversation", async () => {
     const users = 20;
-    const run = await crashAndRestart(fake.api, { users, perUser: 10, turnMs: 200, killAfter: 50, holdConfirmation: false, answerWithinMs: 240_000 });
+    const run = await crashAndRestart(fake.api, { users, perUser: 10, turnMs: 200, killAfter: 50, holdConfirmation: false, answerWithinMs: 150_000 });
     expect(run.firstExit.signal).toBe("SIGKILL");
     expect(run.secondExit).toEqual({ code: 0, signal: null });
     expect(run.sent).toBe(200);

@@ -33,14 +33,14 @@ function expectAnsweredOnce(run: CrashRun, users: number): void {
 
 describe("a Telegram bot on the embedded bus killed with SIGKILL and started again", () => {
   it("answers every pending update once: Telegram was told, the journal brings back what had not run", async () => {
-    const run = await crashAndRestart(fake.api, { users: 5, perUser: 4, turnMs: 300, killAfter: 6, holdConfirmation: false, answerWithinMs: 60_000 });
+    const run = await crashAndRestart(fake.api, { users: 5, perUser: 4, turnMs: 300, killAfter: 6, holdConfirmation: false, answerWithinMs: 45_000 });
     expectAnsweredOnce(run, 5);
-  }, 120_000);
+  }, 180_000);
 
   it("answers every update once when Telegram hands them all over again: the journal's msgIds collapse them", async () => {
-    const run = await crashAndRestart(fake.api, { users: 5, perUser: 4, turnMs: 300, killAfter: 6, holdConfirmation: true, answerWithinMs: 60_000 });
+    const run = await crashAndRestart(fake.api, { users: 5, perUser: 4, turnMs: 300, killAfter: 6, holdConfirmation: true, answerWithinMs: 45_000 });
     expectAnsweredOnce(run, 5);
     // All 20 came back from Telegram; each one's event was journaled, queued or done.
     expect(run.restartLogs.filter((line) => line.msg === "duplicate event collapsed")).toHaveLength(run.sent);
-  });
+  }, 180_000);
 });

@@ -61,7 +61,7 @@ export interface CrashRun {
   readonly secondExit: { code: number | null; signal: NodeJS.Signals | null };
 }
 
-/** Sends the messages, kills the bot mid-stream, restarts it on the same state dir and reports every prompt's answers once it stopped. */
+/** Sends the messages, kills the bot mid-stream, restarts it on the same state dir and reports every prompt's answers once it stopped. Its waits add up to less than the tests' timeouts, so its processes are always killed in its `finally`. */
 export async function crashAndRestart(fake: FakeBotApi, options: CrashRunOptions): Promise<CrashRun> {
   const dir = mkdtempSync(join(tmpdir(), "turnstream-telegram-crash-"));
   const running: LoggedProcess[] = [];
@@ -91,7 +91,7 @@ export async function crashAndRestart(fake: FakeBotApi, options: CrashRunOptions
     }
     const sent = options.users * options.perUser;
     const answered = () => chats.reduce((sum, chat) => sum + fake.botTexts(chat.id).length, 0);
-    await until(() => answered() >= options.killAfter, 60_000);
+    await until(() => answered() >= options.killAfter, 30_000);
     fake.delay("sendMessage", 600_000);
     // An answer already past the fake's delay arrives and the broker records it meanwhile; the rest hang.
     await new Promise((resolve) => setTimeout(resolve, 500));
