@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { replyToolSchema } from "../../src/agent/replyTool.js";
+import { SEND_LEAVING_LOG } from "../../src/broker/brokerSender.js";
 import { scratch } from "../helpers/agents.js";
 import { startStack, until, userEvent, type Stack, stackBuses, useStackBus } from "../helpers/stack.js";
 
@@ -24,7 +25,6 @@ interface ToolLogLine {
 interface Run {
   readonly stack: Stack;
   /** When each reply frame reached the gateway (performance.now()). */
-  readonly arrivals: number[];
   /** The agent's tool calls with their results, in order. */
   calls(): ToolLogLine[];
   log(): ToolLogLine[];
@@ -69,13 +69,11 @@ async function start(
     },
     agentEnv: { MCP_AGENT_LOG: log, MCP_AGENT_SECRETS_DIR: secretsDir, ...options.agentEnv },
   });
-  const arrivals: number[] = [];
-  stack.gateway.received.subscribe((frame) => frame.kind === "reply" && frame.frame.command === undefined && arrivals.push(performance.now()));
   const secrets = () =>
     readdirSync(secretsDir).flatMap((file) =>
       (JSON.parse(readFileSync(join(secretsDir, file), "utf8")) as { name: string; value: string }[]).filter((pair) => pair.name === "TURNSTREAM_MCP_SECRET").map((pair) => pair.value),
     );
-  return { stack, arrivals, calls: () => lines(log).filter((line) => line.call !== undefined), log: () => lines(log), secrets };
+  return { stack, calls: () => lines(log).filter((line) => line.call !== undefined), log: () => lines(log), secrets };
 }
 
 function send(run: Run, text: string, chat = "chat-1"): void {
@@ -86,7 +84,9 @@ async function turnsComplete(run: Run, count: number): Promise<void> {
   expect(await until(() => run.stack.records.filter((r) => r.msg === "turn complete").length >= count, 20_000)).toBe(true);
 }
 
-const gaps = (arrivals: readonly number[]) => arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? at));
+const gaps = (times: readonly number[]) => times.slice(1).map((at, i) => at - (times[i] ?? at));
+/** When each message left the broker (its `message leaving for its platform` debug line), in ms. */
+const departures = (run: Run) => run.stack.records.filter((r) => r.msg === SEND_LEAVING_LOG && r.kind === "message").map((r) => r.time as number);
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(stackBuses())("the reply tool over MCP (%s bus)", (bus) => {
@@ -97,8 +97,10 @@ describe.each(stackBuses())("the reply tool over MCP (%s bus)", (bus) => {
     send(run, "reply3");
     const replies = await run.stack.replyCount(3);
     expect(replies.map((r) => r.content.text)).toEqual(["one", "two", "three"]);
-    // Generous bounds (a shared machine); the exact 400 ms from departure is asserted in virtual time.
-    for (const gap of gaps(run.arrivals)) expect(gap).toBeGreaterThanOrEqual(350), expect(gap).toBeLessThan(2_000);
+    // Paced from departure: the broker's own send lines say when each left (timers never fire early,
+    // whereas an arrival read by this busy process can be late for one bubble and not the next).
+    // Generous upper bound (a shared machine); the exact 400 ms is asserted in virtual time.
+    for (const gap of gaps(departures(run))) expect(gap).toBeGreaterThanOrEqual(390), expect(gap).toBeLessThan(2_000);
     expect(run.calls()).toMatchObject([{ script: "reply3", isError: false, text: expect.stringContaining("3 messages will be sent") }]);
     await turnsComplete(run, 1);
     expect(run.stack.replies).toHaveLength(3);
@@ -110,7 +112,7 @@ describe.each(stackBuses())("the reply tool over MCP (%s bus)", (bus) => {
     const replies = await run.stack.replyCount(2);
     expect(replies.map((r) => r.content.text)).toEqual(["working on it", "done: 42"]);
     // The first left while the agent was still working: the second call came 1.5 s later.
-    expect(gaps(run.arrivals)[0]).toBeGreaterThanOrEqual(1_000);
+    expect(gaps(departures(run))[0]).toBeGreaterThanOrEqual(1_000);
     // The second result reaches the agent right after its message was acked.
     expect(await until(() => run.calls().length === 2, 10_000)).toBe(true);
     expect(run.calls().map(({ isError, text }) => ({ isError, text }))).toEqual([
