@@ -172,8 +172,10 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
     for (const label of labels) expect(label).toMatch(/^\+\d+\.\d{2} s$/);
     const seconds = labels.map((label) => Number.parseFloat(label.slice(1)));
     // Bubble N+1 leaves 400 ms after bubble N's ack, and the gateway labels each when it receives it
-    // (a busy renderer once read two at once, 130 ms apart): no gap is shorter, less 10 ms of rounding.
-    for (let i = 1; i < seconds.length; i++) expect(seconds[i]! - seconds[i - 1]!).toBeGreaterThanOrEqual(0.39);
+    // (a busy renderer once read two at once, 130 ms apart). The gateway shares this process's event
+    // loop with the broker, so a stall can label one bubble late and the next on time (a loaded suite
+    // read 0.38 s): a generous floor here; the exact 400 ms is asserted in virtual time.
+    for (let i = 1; i < seconds.length; i++) expect(seconds[i]! - seconds[i - 1]!).toBeGreaterThanOrEqual(0.3);
 
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: `${artifacts}chat-page.png`, fullPage: true });
