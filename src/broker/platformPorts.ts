@@ -20,25 +20,17 @@ export function platformPorts(config: Config, { logger, version, metrics }: Plat
   return ports;
 }
 
-/** A port with something to check before the broker starts (a token its platform must take). */
-interface PreparedPort {
-  prepare(): Promise<void>;
-}
-
-/**
- * What the ports check at start-up, before any of them is started: a platform that refuses the
- * bot's token stops start-up with one line (`ConfigError`), instead of a broker that can never answer.
- */
+/** Every port's start-up checks (`PlatformPort.prepare`), together, before any of them is started. */
 export async function preparePorts(ports: readonly PlatformPort[]): Promise<void> {
-  await Promise.all(ports.filter((port): port is PlatformPort & PreparedPort => typeof (port as Partial<PreparedPort>).prepare === "function").map((port) => port.prepare()));
+  await Promise.all(ports.map((port) => port.prepare?.()));
 }
 
 /** An edge's connection to the gateway `[gateway]` names. */
-function gatewayConnector(gateway: NonNullable<Config["gateway"]>, nativePlatforms: readonly string[], logger: Logger, clientVersion: string, instruments: Instruments | undefined): GatewayConnector {
+function gatewayConnector(gateway: NonNullable<Config["gateway"]>, native: readonly string[], logger: Logger, clientVersion: string, instruments: Instruments | undefined): GatewayConnector {
   return new GatewayConnector({
     url: gateway.url,
     // A platform spoken to natively answers through its adapter: the gateway's events of it are skipped.
-    ingress: nativePlatforms.length === 0 ? gateway : { ...gateway, native_platforms: nativePlatforms },
+    ingress: native.length === 0 ? gateway : { ...gateway, native_platforms: native },
     ...(gateway.token === undefined ? {} : { token: gateway.token }),
     logger,
     maxFrameBytes: gateway.max_frame_bytes,

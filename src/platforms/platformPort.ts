@@ -52,6 +52,12 @@ export interface PlatformPort {
    */
   readonly receiver?: SoleReceiver;
   /**
+   * What the port checks before the broker starts, before `start`: rejects (a `ConfigError`) when
+   * the platform refuses the bot's token or the port cannot listen, so start-up stops with one line
+   * instead of running a broker that can never answer. Absent: nothing to check.
+   */
+  prepare?(): Promise<void>;
+  /**
    * Connects and starts emitting events. With `receive: false` (a port with a `receiver`) it only
    * readies its sends; `receiver.startReceiving()` starts the events.
    */
