@@ -4,6 +4,7 @@ import { leasePlan, leaseTarget } from "../../operators/dispatch/leasePlan.js";
 import type { Logger } from "../log/logger.js";
 import { HeldLeases } from "./heldLeases.js";
 import { assertWorkerId, partitionKey, presenceKey, readLeaseTable, type LeaseBucket, type LeaseTable } from "./leaseBucket.js";
+import { SerialTicks } from "./serialTicks.js";
 
 export interface PartitionLeasesOptions {
   /** The lease bucket, opened with `openBucket(nc, subjects(prefix).buckets.leases, { ttlMs })`. */
@@ -54,8 +55,7 @@ export class PartitionLeases {
   readonly #owned$ = new BehaviorSubject<ReadonlySet<number>>(new Set());
   #phase: "idle" | "joining" | "running" | "stopping" | "stopped" = "idle";
   #ticks: Subscription | undefined;
-  #ticking = false;
-  #tickAgain = false;
+  readonly #ticker = new SerialTicks(() => this.#tick(), () => this.#phase !== "idle" && this.#phase !== "stopped");
   #presenceGone = false;
   /** This worker's even share of the partitions, as of the last lease table read. */
   #share: number | undefined;
@@ -118,21 +118,9 @@ export class PartitionLeases {
     return this.#stopped;
   }
 
-  // Ticks never overlap (a slow NATS would pile them up); a trigger during one runs another after it.
+  // Ticks never overlap; a trigger during one runs another after it (SerialTicks).
   #trigger(): void {
-    if (this.#phase === "idle" || this.#phase === "stopped") return;
-    if (this.#ticking) {
-      this.#tickAgain = true;
-      return;
-    }
-    this.#ticking = true;
-    void this.#tick().finally(() => {
-      this.#ticking = false;
-      if (this.#tickAgain) {
-        this.#tickAgain = false;
-        this.#trigger();
-      }
-    });
+    this.#ticker.trigger();
   }
 
   async #tick(): Promise<void> {

@@ -3,6 +3,7 @@ import type { SchedulerLike, Subscription } from "rxjs";
 import type { Logger } from "../log/logger.js";
 import { HeldLeases, type LostReason } from "./heldLeases.js";
 import { assertWorkerId, receiverKey, type LeaseBucket } from "./leaseBucket.js";
+import { SerialTicks } from "./serialTicks.js";
 
 /** A platform connection only one process per bot may hold (Telegram's `getUpdates` poller), started and stopped by its lease. */
 export interface LeasedReceiver {
@@ -56,8 +57,7 @@ export class ReceiverLease {
   /** A stand-by's try aimed at the expiry of the holder's last write (its revision: aimed once each). */
   #aim: Subscription | undefined;
   #aimedAt: number | undefined;
-  #ticking = false;
-  #tickAgain = false;
+  readonly #ticker = new SerialTicks(() => this.#tick(), () => this.#phase !== "idle" && this.#phase !== "stopped");
   /** Whether receiving should run (the lease is held), and whether it does; switches run one after another. */
   #want = false;
   #receiving = false;
@@ -119,21 +119,9 @@ export class ReceiverLease {
     return this.#stopped;
   }
 
-  // Ticks never overlap (a slow NATS would pile them up); a trigger during one runs another after it.
+  // Ticks never overlap; a trigger during one runs another after it (SerialTicks).
   #trigger(): void {
-    if (this.#phase === "idle" || this.#phase === "stopped") return;
-    if (this.#ticking) {
-      this.#tickAgain = true;
-      return;
-    }
-    this.#ticking = true;
-    void this.#tick().finally(() => {
-      this.#ticking = false;
-      if (this.#tickAgain) {
-        this.#tickAgain = false;
-        this.#trigger();
-      }
-    });
+    this.#ticker.trigger();
   }
 
   async #tick(): Promise<void> {
