@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TOKEN, useFakeBotApi } from "../fakes/telegram/fakeBotApiFixture.js";
-import { useNatsCluster, type Member } from "../helpers/cluster.js";
+import { useFakeBotApi } from "../fakes/telegram/fakeBotApiFixture.js";
+import { useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until } from "../helpers/stack.js";
 import { TcpCut } from "../helpers/tcpCut.js";
 import { taggedChats } from "../helpers/telegramChats.js";
+import { holds, logged, sleep, telegramDeployment, TTL_MS } from "../helpers/telegramScaleOut.js";
 
 // The rest of issue 38's NATS failure modes (the holder stopped, the holder cut off from NATS), in
 // npm run test:load: the kill -9 takeover stays in npm test (telegramScaleOut.test.ts).
@@ -21,26 +22,6 @@ afterEach(async () => {
   await Promise.all(cuts.splice(0).map((cut) => cut.close()));
 });
 
-/** The lease TTL of these runs: short enough for a quick takeover, long enough for a loaded machine (partition leases flapped at 2 s). */
-const TTL_MS = 4_000;
-
-/** Every process on native Telegram only: each turn its own (no collect window), no reactions or rate shaping to wait on. */
-function telegramDeployment(prefix: string) {
-  return {
-    gateway: false,
-    bus: { prefix, lease_ttl_secs: TTL_MS / 1000, ack_wait_secs: 3 },
-    config: {
-      telegram: { bot_token: TOKEN, api_root: fake.api.root, allow_all_users: true, streaming: false },
-      queue: { mode: "followup", debounce_ms: 0 },
-      reactions: { enabled: false },
-      rate_limits: { telegram: { enabled: false } },
-    },
-  } as const;
-}
-
-const logged = (member: Member, msg: string) => member.logs.filter((line) => line.msg === msg);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const holds = (member: Member) => logged(member, "receiver lease acquired").length > 0;
 
 describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
   const nats = useNatsCluster();
@@ -48,7 +29,7 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
   it(
     "a holder stopped gracefully lets go at once: the other edge polls on its next tick, well within the TTL",
     async () => {
-      const cluster = await nats.start(telegramDeployment("tgstop"));
+      const cluster = await nats.start(telegramDeployment("tgstop", fake.api.root));
       await cluster.add("worker");
       const edges = [await cluster.add("edge"), await cluster.add("edge")];
       expect(await until(() => edges.some(holds) && edges.some((edge) => logged(edge, "receiver standing by").length > 0), 20_000)).toBe(true);
@@ -75,7 +56,7 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
   it(
     "the holder alone loses NATS: it stops polling half a TTL after its last renew, the other edge polls once the lease expired, never two pollers; back, it stands by; every message answered once",
     async () => {
-      const cluster = await nats.start(telegramDeployment("tgcut"));
+      const cluster = await nats.start(telegramDeployment("tgcut", fake.api.root));
       const cut = await TcpCut.start(nats.server.url);
       cuts.push(cut);
       await cluster.add("worker");

@@ -1,39 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { TOKEN, useFakeBotApi } from "../fakes/telegram/fakeBotApiFixture.js";
-import { useNatsCluster, type Member } from "../helpers/cluster.js";
+import { useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { until } from "../helpers/stack.js";
 import { taggedChats } from "../helpers/telegramChats.js";
+import { holds, logged, sleep, telegramDeployment, TTL_MS } from "../helpers/telegramScaleOut.js";
 
-// Issue 38's NATS acceptance (the holder killed; stopped and cut off: telegramScaleOut.load.test.ts): Telegram allows one getUpdates poller per bot, so of the edges that
-// hold [telegram] one polls — the holder of the bot's receiver lease — and the others stand by.
+// Issue 38's NATS acceptance (the holder killed; stopped and cut off: telegramScaleOut.load.test.ts):
+// Telegram allows one getUpdates poller per bot, so of the edges that hold [telegram] one polls — the holder of the bot's receiver lease — and the others stand by.
 // Real `turnstream run` processes over a real nats-server, the fake Bot API in this process
 // (it counts overlapping getUpdates), the scripted agent answering `say <tag>` with the tag.
 
 const available = natsServerAvailable();
 const fake = useFakeBotApi();
-
-/** The lease TTL of these runs: short enough for a quick takeover, long enough for a loaded machine (partition leases flapped at 2 s). */
-const TTL_MS = 4_000;
 const BOT_ID = TOKEN.split(":")[0]!;
-
-/** Every process on native Telegram only: each turn its own (no collect window), no reactions or rate shaping to wait on. */
-function telegramDeployment(prefix: string) {
-  return {
-    gateway: false,
-    bus: { prefix, lease_ttl_secs: TTL_MS / 1000, ack_wait_secs: 3 },
-    config: {
-      telegram: { bot_token: TOKEN, api_root: fake.api.root, allow_all_users: true, streaming: false },
-      queue: { mode: "followup", debounce_ms: 0 },
-      reactions: { enabled: false },
-      rate_limits: { telegram: { enabled: false } },
-    },
-  } as const;
-}
-
-const logged = (member: Member, msg: string) => member.logs.filter((line) => line.msg === msg);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const holds = (member: Member) => logged(member, "receiver lease acquired").length > 0;
 
 describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
   const nats = useNatsCluster();
@@ -41,7 +21,7 @@ describe.skipIf(!available)("Telegram over NATS: one poller per bot", () => {
   it(
     "2 edges + a worker: one edge polls, the other stands by; kill -9 of the holder, the other polls within the lease TTL, never two pollers, every message answered once",
     async () => {
-      const cluster = await nats.start(telegramDeployment("tgkill"));
+      const cluster = await nats.start(telegramDeployment("tgkill", fake.api.root));
       const worker = await cluster.add("worker");
       const edges = [await cluster.add("edge"), await cluster.add("edge")];
       expect(await until(() => edges.some(holds) && edges.some((edge) => logged(edge, "receiver standing by").length > 0), 20_000)).toBe(true);
