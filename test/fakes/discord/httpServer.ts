@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { closeServer, listenLocal, readBody } from "../localHttp.js";
 import type { CdnFile } from "./cdn.js";
 
 /** The base path of REST v10, the only API version the fake has. */
@@ -41,22 +41,14 @@ export class DiscordHttpServer {
 
   static async listen(handlers: HttpHandlers): Promise<DiscordHttpServer> {
     const server = createServer((request, response) => void serve(handlers, request, response));
-    server.keepAliveTimeout = 60_000;
     server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (!handlers.upgrade(request, socket, head)) socket.destroy();
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    return new DiscordHttpServer(server, `http://127.0.0.1:${port}`);
+    return new DiscordHttpServer(server, await listenLocal(server));
   }
 
-  async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 
@@ -82,15 +74,6 @@ async function serve(handlers: HttpHandlers, request: IncomingMessage, response:
   } catch (error) {
     write(response, { status: 500, body: { message: `500: Internal Server Error (fake Discord: ${(error as Error).message})`, code: 0 } });
   }
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
 }
 
 function write(response: ServerResponse, answer: RestAnswer): void {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { closeServer, listenLocal, readBody } from "../localHttp.js";
 
 /** An HTTP answer: status, headers, body (JSON for the Web API, bytes or a page for files). */
 export interface HttpAnswer {
@@ -29,19 +29,11 @@ export class SlackHttpServer {
   static async listen(routes: SlackRoutes): Promise<SlackHttpServer> {
     const server = createServer((request, response) => void serve(routes, request, response));
     server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => routes.upgrade(request, socket, head));
-    server.keepAliveTimeout = 60_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    return new SlackHttpServer(server, `http://127.0.0.1:${port}`);
+    return new SlackHttpServer(server, await listenLocal(server));
   }
 
-  async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 
@@ -63,13 +55,4 @@ async function serve(routes: SlackRoutes, request: IncomingMessage, response: Se
   if (response.destroyed || response.writableEnded) return;
   response.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) });
   response.end(answer.body);
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServer, listenLocal, readBody } from "../localHttp.js";
 import { BotApiError, notFound } from "./botApiError.js";
 import { encodingOf, type ParamEncoding } from "./callLog.js";
 import { requestParams, type Params } from "./requestParams.js";
@@ -24,19 +24,11 @@ export class BotApiHttpServer {
 
   static async listen(routes: BotApiRoutes): Promise<BotApiHttpServer> {
     const server = createServer((request, response) => void serve(routes, request, response));
-    server.keepAliveTimeout = 60_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    return new BotApiHttpServer(server, `http://127.0.0.1:${port}`);
+    return new BotApiHttpServer(server, await listenLocal(server));
   }
 
-  async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 
@@ -66,15 +58,6 @@ async function serve(routes: BotApiRoutes, request: IncomingMessage, response: S
     if (error instanceof BotApiError) return writeJson(response, error.errorCode, error.body);
     writeJson(response, 500, { ok: false, error_code: 500, description: `Internal Server Error: ${(error as Error).message}` });
   }
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
 }
 
 function writeJson(response: ServerResponse, status: number, body: object): void {
