@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { OutboundCommand, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import type { TelegramConfig } from "../../../src/config/sections/telegram.js";
 import { TelegramPort, type TelegramPortOptions } from "../../../src/platforms/telegram/index.js";
-import { SendError } from "../../../src/wire/index.js";
 import { captureLogs } from "../../helpers/logCapture.js";
 import { someChats, useFakeBotApi } from "../../fakes/telegram/fakeBotApiFixture.js";
+import { refusedWith, reply } from "./replyFixtures.js";
 import { telegramConfig } from "./telegramTestConfig.js";
 
 // [telegram] rich_messages, as upstream's newer gateway: a plain reply with a heading or a table
@@ -21,26 +20,6 @@ function portOf(config: Partial<TelegramConfig> = {}, options: Partial<TelegramP
   const port = new TelegramPort({ config: telegramConfig(fake.api, config), logger, ...options });
   ports.push(port);
   return { port, records };
-}
-
-function reply(chat: number, text: string, fields: { thread?: number; reply_to?: string; quote?: string; command?: OutboundCommand } = {}): OutboundMessage {
-  return {
-    reply_to: fields.reply_to ?? "tg1",
-    platform: "telegram",
-    channel: { id: String(chat), ...(fields.thread === undefined ? {} : { thread_id: String(fields.thread) }) },
-    content: { type: "text", text },
-    ...(fields.quote === undefined ? {} : { quote_message_id: fields.quote }),
-    ...(fields.command === undefined ? {} : { command: fields.command }),
-  };
-}
-
-async function refusedWith(sending: Promise<SendReceipt>): Promise<SendError> {
-  const outcome = await sending.then(
-    (receipt) => receipt,
-    (err: unknown) => err,
-  );
-  if (outcome instanceof SendError) return outcome;
-  throw new Error(`expected a SendError, got ${JSON.stringify(outcome)}`);
 }
 
 const PLAN = "## Plan\n\n1. read the logs\n2. fix the *bug*";

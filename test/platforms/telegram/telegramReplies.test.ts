@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { OutboundCommand, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import { TelegramPort, type TelegramPortOptions } from "../../../src/platforms/telegram/index.js";
-import { SendError, SKIPPED_MESSAGE_ID } from "../../../src/wire/index.js";
+import { SKIPPED_MESSAGE_ID } from "../../../src/wire/index.js";
 import { captureLogs } from "../../helpers/logCapture.js";
 import { someChats, until, useFakeBotApi } from "../../fakes/telegram/fakeBotApiFixture.js";
+import { refusedWith, reply } from "./replyFixtures.js";
 import { telegramConfig } from "./telegramTestConfig.js";
 
 // TelegramPort.send against the fake Bot API over HTTP: each reply operation as the Bot API call
@@ -20,28 +20,6 @@ function portOf(options: Partial<TelegramPortOptions> = {}) {
   const port = new TelegramPort({ config: telegramConfig(fake.api), logger, ...options });
   ports.push(port);
   return { port, records };
-}
-
-/** A reply (or, with `command`, a command) to a chat, as the worker hands it to the port. */
-function reply(chat: number, text: string, fields: { thread?: number; reply_to?: string; quote?: string; command?: OutboundCommand } = {}): OutboundMessage {
-  return {
-    reply_to: fields.reply_to ?? "tg1",
-    platform: "telegram",
-    channel: { id: String(chat), ...(fields.thread === undefined ? {} : { thread_id: String(fields.thread) }) },
-    content: { type: "text", text },
-    ...(fields.quote === undefined ? {} : { quote_message_id: fields.quote }),
-    ...(fields.command === undefined ? {} : { command: fields.command }),
-  };
-}
-
-/** The SendError a send is refused with (fails the test if it succeeds or fails otherwise). */
-async function refusedWith(sending: Promise<SendReceipt>): Promise<SendError> {
-  const outcome = await sending.then(
-    (receipt) => receipt,
-    (err: unknown) => err,
-  );
-  if (outcome instanceof SendError) return outcome;
-  throw new Error(`expected a SendError, got ${JSON.stringify(outcome)}`);
 }
 
 describe("TelegramPort.send: messages", () => {
