@@ -9,3 +9,6 @@ export { parseQuietHours, type QuietHours, QuietHoursError } from "./quietHours.
 export type { Config, ConfigInput } from "./schema.js";
 export type { AgentConfig } from "./sections/agent.js";
 export type { TelegramConfig, TelegramMode } from "./sections/telegram.js";
+export type { DiscordConfig } from "./sections/discord.js";
+export type { SlackConfig } from "./sections/slack.js";
+export { processingOf, type Processing } from "./processing.js";

@@ -5,11 +5,9 @@
  * section of it is turnstream's too).
  */
 const GATEWAY_HINT =
-  "turnstream speaks Telegram itself ([telegram]) and reaches other chat platforms through an OpenAB gateway: run the gateway for this platform and point [gateway] url at it (docs/migrating-from-openab.md)";
+  "turnstream speaks Telegram, Discord and Slack itself ([telegram], [discord], [slack]) and reaches other chat platforms through an OpenAB gateway: run the gateway for this platform and point [gateway] url at it (docs/migrating-from-openab.md)";
 
 export const OPENAB_SECTIONS: Readonly<Record<string, string>> = {
-  discord: `is OpenAB's Discord adapter; ${GATEWAY_HINT}`,
-  slack: `is OpenAB's Slack adapter; ${GATEWAY_HINT}`,
   line: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
   whatsapp: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
   feishu: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,

@@ -3,6 +3,7 @@ import { agentSection } from "./sections/agent.js";
 import { busSection } from "./sections/bus.js";
 import { deliverySection } from "./sections/delivery.js";
 import { devGatewaySection } from "./sections/devGateway.js";
+import { discordSection } from "./sections/discord.js";
 import { gatewaySection } from "./sections/gateway.js";
 import { inboundSection } from "./sections/inbound.js";
 import { logSection } from "./sections/log.js";
@@ -13,6 +14,7 @@ import { rateLimitsSection } from "./sections/rateLimits.js";
 import { activitySection } from "./sections/activity.js";
 import { reactionsSection } from "./sections/reactions.js";
 import { silentSection } from "./sections/silent.js";
+import { slackSection } from "./sections/slack.js";
 import { sttSection } from "./sections/stt.js";
 import { telegramSection } from "./sections/telegram.js";
 import { triageSection } from "./sections/triage.js";
@@ -32,6 +34,8 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     reactions: reactionsSection,
     stt: sttSection,
     telegram: telegramSection(env).optional(),
+    discord: discordSection.optional(),
+    slack: slackSection.optional(),
     // turnstream's own.
     bus: busSection,
     inbound: inboundSection,

@@ -7,7 +7,7 @@ import { LaneQueue, type BatchBound, type LaneBatch } from "../../operators/disp
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import type { Bus } from "../bus/bus.js";
-import type { Config } from "../config/index.js";
+import { processingOf, type Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
 import type { LevelsWritten } from "../log/levelsWritten.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
@@ -62,7 +62,7 @@ export class Worker {
   readonly #options: WorkerOptions;
   readonly #slots: BatchSlots;
   readonly #intake: PartitionIntake<GatewayEvent>;
-  /** `[gateway] message_processing_mode`: what a lane is, and whether its batches are OpenAB's. */
+  /** OpenAB's `message_processing_mode` (`processingOf`: one for every platform): what a lane is, and whether its batches are OpenAB's. */
   readonly #processing: ProcessingMode;
   readonly #instruments: Instruments;
   /** What the logger writes: turns build a line's fields only for a line that is written. */
@@ -85,7 +85,7 @@ export class Worker {
 
   constructor(options: WorkerOptions) {
     this.#options = options;
-    this.#processing = options.config.gateway?.message_processing_mode ?? "per-message";
+    this.#processing = processingOf(options.config).message_processing_mode;
     this.#instruments = options.instruments ?? noInstruments;
     this.#intake = new PartitionIntake<GatewayEvent>({
       bus: options.bus,
@@ -245,9 +245,9 @@ export class Worker {
 
   /** Under OpenAB batching, how much one batch holds (`max_buffered_messages`, `max_batch_tokens`). */
   #bound(): { bound?: BatchBound<Intake> } {
-    const { gateway } = this.#options.config;
-    if (gateway === undefined || this.#processing === "per-message") return {};
-    return { bound: { items: gateway.max_buffered_messages, tokens: gateway.max_batch_tokens, tokensOf: (item) => batchTokens(item.message.data) } };
+    if (this.#processing === "per-message") return {};
+    const { max_buffered_messages: items, max_batch_tokens: tokens } = processingOf(this.#options.config);
+    return { bound: { items, tokens, tokensOf: (item) => batchTokens(item.message.data) } };
   }
 
   /** A lane's batch: its turns on callbacks (`BatchRun`), `done` once the last is over. */

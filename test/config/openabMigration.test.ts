@@ -41,7 +41,7 @@ describe("OpenAB's config reference, section by section", () => {
   });
 
   it("platform adapter sections point at [gateway]; the others say what to do instead", () => {
-    expect(problemLines({ discord: { bot_token: "x" } })[0]).toMatch(/^discord: is OpenAB's Discord adapter; turnstream speaks Telegram itself \(\[telegram\]\) and reaches other chat platforms through an OpenAB gateway/);
+    expect(problemLines({ line: {} })[0]).toMatch(/^line: is an OpenAB platform adapter; turnstream speaks Telegram, Discord and Slack itself \(\[telegram\], \[discord\], \[slack\]\) and reaches other chat platforms through an OpenAB gateway/);
     expect(problemLines({ cron: { jobs: [] } })[0]).toContain('proactive events ("proactive": true)');
   });
 

@@ -1,5 +1,6 @@
 import { hasUnresolvedModelVariable, prefixProblem, prefixRoom, resolveResponsePrefix } from "../../../operators/delivery/text/responsePrefix.js";
 import type { ConfigProblem } from "../errors.js";
+import { DEFAULT_PROCESSING, type Processing, processingProblems } from "../processing.js";
 import { urlHasToken } from "../secrets/redactUrl.js";
 import type { Config } from "../schema.js";
 import { telegramListenProblems, telegramModeProblems } from "./telegramChecks.js";
@@ -45,31 +46,35 @@ export function gatewayTokenProblems(gateway: GatewayConfig | undefined): Config
   return [{ path: "gateway", message: "the gateway token is given twice (gateway.token and ?token= in gateway.url): keep one of them" }];
 }
 
-/** OpenAB's defaults for a batch's size: what a `per-message` config may carry without saying anything. */
-const DEFAULT_BATCH = { max_buffered_messages: 10, max_batch_tokens: 24_000 } as const;
-
 /**
- * `[gateway]` batching against `[queue]`: `per-thread` / `per-lane` batch what arrives during a
- * turn, which only `[queue] mode = "collect"` does (`followup` runs each message alone, `interrupt`
- * only the newest); and a batch size means nothing under `per-message`, where no batch forms.
+ * OpenAB's batching against `[queue]`: `per-thread` / `per-lane` batch what arrives during a turn,
+ * which only `[queue] mode = "collect"` does (`followup` runs each message alone, `interrupt` only
+ * the newest); and a batch size means nothing under `per-message`, where no batch forms. Checked
+ * on each section that carries the keys (`[gateway]`, `[discord]`, `[slack]`); that they agree is
+ * `processingProblems`'.
  */
 export function batchingProblems(config: Config): ConfigProblem[] {
-  const { gateway, queue } = config;
-  if (gateway === undefined) return [];
-  const mode = gateway.message_processing_mode;
+  return (["gateway", "discord", "slack"] as const).flatMap((name) => {
+    const section = config[name];
+    return section === undefined ? [] : sectionBatchingProblems(name, section, config.queue);
+  });
+}
+
+function sectionBatchingProblems(name: string, section: Processing, queue: Config["queue"]): ConfigProblem[] {
+  const mode = section.message_processing_mode;
   if (mode !== "per-message") {
     if (queue.mode === "collect") return [];
     return [
       {
-        path: "gateway.message_processing_mode",
+        path: `${name}.message_processing_mode`,
         message: `"${mode}" batches the messages that arrive during a turn, but [queue] mode = "${queue.mode}" ${queue.mode === "followup" ? "runs each as its own turn" : "runs only the newest"}: set queue.mode = "collect" or message_processing_mode = "per-message"`,
       },
     ];
   }
-  return (Object.keys(DEFAULT_BATCH) as (keyof typeof DEFAULT_BATCH)[])
-    .filter((key) => gateway[key] !== DEFAULT_BATCH[key])
+  return (["max_buffered_messages", "max_batch_tokens"] as const)
+    .filter((key) => section[key] !== DEFAULT_PROCESSING[key])
     .map((key) => ({
-      path: `gateway.${key}`,
+      path: `${name}.${key}`,
       message: `bounds a per-thread or per-lane batch, and message_processing_mode is "per-message", where none forms: set message_processing_mode = "per-thread" or "per-lane", or remove the key`,
     }));
 }
@@ -201,6 +206,7 @@ export const CROSS_CHECKS: readonly CrossCheck[] = [
   (config) => busCredentialsTwiceProblems(config.bus),
   (config) => busUserPasswordProblems(config.bus),
   batchingProblems,
+  processingProblems,
   streamingProblems,
   activityProblems,
   preloadProblems,

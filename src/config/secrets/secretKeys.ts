@@ -10,10 +10,13 @@ export const secretKeys: readonly string[] = [
   "stt.api_key",
   "telegram.bot_token",
   "telegram.secret_token",
+  "discord.bot_token",
+  "slack.bot_token",
+  "slack.app_token",
 ];
 
 /** Keys whose values are URLs that may carry credentials: shown with those masked (see redactUrl). */
-export const urlKeys: readonly string[] = ["gateway.url", "bus.url", "telegram.api_root", "telegram.webhook_url"];
+export const urlKeys: readonly string[] = ["gateway.url", "bus.url", "telegram.api_root", "telegram.webhook_url", "discord.api_root", "slack.api_root"];
 
 function matches(pattern: readonly string[], path: readonly string[]): boolean {
   return pattern.length === path.length && pattern.every((step, i) => step === "*" || step === path[i]);
