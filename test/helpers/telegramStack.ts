@@ -1,12 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Broker } from "../../src/broker/broker.js";
-import { connectBroker } from "../../src/broker/connectBroker.js";
 import type { ConfigInput } from "../../src/config/index.js";
 import type { FakeBotApi, RecordedCall } from "../fakes/telegram/index.js";
-import { until } from "../fakes/telegram/fakeBotApiFixture.js";
-import { scratch, scriptedAgentPath } from "./agents.js";
-import { captureLogs, type LogRecord } from "./logCapture.js";
+import type { LogRecord } from "./logCapture.js";
+import { startPlatformStack } from "./platformStack.js";
 
 // A broker whose only platform is `[telegram]`, pointed at the fake Bot API, answering with the
 // scripted agent: the end-to-end Telegram suites (test/e2e/telegram*.test.ts) run on it.
@@ -35,46 +31,19 @@ export interface TelegramStackOptions {
 
 /** Starts the broker and waits until its Telegram port polls (or, in webhook mode, listens). */
 export async function startTelegramStack(api: FakeBotApi, options: TelegramStackOptions = {}): Promise<TelegramStack> {
-  const dir = scratch();
-  const stdinLog = join(dir.dir, "stdin.log");
-  const { logger, records } = captureLogs();
-  const { agent, pool, ...rest } = options.config ?? {};
-  const broker = await connectBroker({
-    logger,
-    config: {
-      ...rest,
-      telegram: { bot_token: api.token, api_root: api.root, allow_all_users: true, streaming: false, ...options.telegram },
-      agent: { command: process.execPath, args: [scriptedAgentPath], working_dir: dir.dir, env: { AGENT_EVENTS_FILE: dir.eventsFile, AGENT_STDIN_LOG: stdinLog, ...options.agentEnv }, ...agent },
-      pool: { state_dir: join(dir.dir, "state"), ...pool },
-    },
+  const telegram = { bot_token: api.token, api_root: api.root, allow_all_users: true, streaming: false, ...options.telegram };
+  const webhook = (r: LogRecord) => r.msg === "telegram webhook listening";
+  const stack = await startPlatformStack({
+    config: { ...options.config, telegram },
+    ...(options.agentEnv === undefined ? {} : { agentEnv: options.agentEnv }),
+    // Webhook mode: the listener is up; polling: the first getUpdates went out.
+    ready: (records, broker) => (broker.config.telegram?.mode === "webhook" ? records.some(webhook) : api.callsOf("getUpdates").length > 0),
   });
-  await broker.start();
-  const webhook = broker.config.telegram?.mode === "webhook";
-  await until(() => (webhook ? records.some((r) => r.msg === "telegram webhook listening") : api.callsOf("getUpdates").length > 0), 10_000);
-  const listening = records.find((r) => r.msg === "telegram webhook listening");
+  const listening = stack.records.find(webhook);
   return {
-    broker,
-    records,
+    ...stack,
     webhookEndpoint: listening === undefined ? undefined : `${String(listening.url)}${String(listening.path)}`,
-    agentEvents: dir.events,
-    prompts: () => promptTexts(stdinLog),
-    async stop() {
-      await broker.stop({ graceMs: 2_000 });
-      dir.cleanup();
-    },
   };
-}
-
-function promptTexts(file: string): string[][] {
-  let lines: string[];
-  try {
-    lines = readFileSync(file, "utf8").split("\n");
-  } catch {
-    return [];
-  }
-  return lines
-    .filter((line) => line.includes('"session/prompt"'))
-    .map((line) => (JSON.parse(line) as { params: { prompt: { type: string; text?: string }[] } }).params.prompt.flatMap((block) => (block.type === "text" ? [block.text ?? ""] : [])));
 }
 
 /** The calls a turn made in a chat: every call but polling and start-up, in the order they arrived. */

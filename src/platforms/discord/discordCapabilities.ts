@@ -1,0 +1,31 @@
+import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
+
+/** Discord's limit on a message's content, in characters. */
+export const DISCORD_MESSAGE_LIMIT = 2000;
+
+/**
+ * What Discord can do, as a gateway hello would state it: every call answered (sends, edits and
+ * deletes acked with message ids), Unicode reactions on the triggering message, edits and deletes
+ * of the bot's own messages, "typing…" while a turn runs, 2000 characters a message. Text turns
+ * stream by editing one message (OpenAB streams on Discord), opening with the `…` placeholder.
+ */
+export function discordCapabilities(): PlatformCapabilities {
+  return {
+    sendAck: true,
+    editAck: true,
+    deleteAck: true,
+    supportsTargetMessageId: true,
+    supportsReactions: true,
+    supportsAttachmentMaterialization: false,
+    supportsConversationRegistry: false,
+    supportsPersistentConversationSend: false,
+    canEdit: true,
+    canDelete: true,
+    streamingMode: "edit",
+    showStreamingPlaceholder: true,
+    messageLimit: DISCORD_MESSAGE_LIMIT,
+    messageLimitUnit: "characters",
+    statusBackend: "reactions",
+    typingIndicator: true,
+  };
+}

@@ -1,0 +1,148 @@
+import { AllowedMentionsTypes, API, type APIAllowedMentions } from "@discordjs/core";
+import { DiscordAPIError } from "@discordjs/rest";
+import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import type { Logger } from "../../log/logger.js";
+import { SendError } from "../../wire/index.js";
+import { refusalOf, sendErrorOf } from "./sendErrorOf.js";
+import { conversationChannel, targetChannels } from "./replyTarget.js";
+
+/** The receipt of a call that leaves no message of its own ("typing…"). */
+const DONE: SendReceipt = { messageId: "dc_done" };
+/** Discord's "Unknown Message": the target is not in that channel. */
+const UNKNOWN_MESSAGE = 10008;
+/** A thread's auto-archive after a day without messages, as upstream opens them. */
+export const AUTO_ARCHIVE_MINUTES = 1440;
+const PUBLIC_THREAD = 11;
+
+/**
+ * Who a reply may ping: people and roles the agent names (upstream keeps `<@id>` so the agent can
+ * mention people back), never `@everyone`/`@here` from agent text (upstream allows it; a broker
+ * should not let an agent ping a whole server).
+ */
+const ALLOWED_MENTIONS: APIAllowedMentions = { parse: [AllowedMentionsTypes.User, AllowedMentionsTypes.Role] };
+
+/**
+ * The broker's reply operations as Discord REST calls, each answered as the gateway acks one (a
+ * receipt with Discord's message id, or a `SendError`): a message (to the thread, else the
+ * channel; `quote_message_id` as a `message_reference`, sent again plainly when Discord refuses the
+ * reference), an edit, a delete, a reaction added or removed (the bot's own, Unicode or `name:id`),
+ * a thread (`create_topic`: a public thread in the channel, its id as the message id) and "typing…".
+ * `noteSent` hears where each message went (the port's participation cache).
+ */
+export class DiscordReplies {
+  readonly #api: API;
+  readonly #logger: Logger;
+  readonly #noteSent: (channelId: string) => void;
+
+  constructor(api: API, logger: Logger, noteSent: (channelId: string) => void = () => undefined) {
+    this.#api = api;
+    this.#logger = logger;
+    this.#noteSent = noteSent;
+  }
+
+  async send(message: OutboundMessage): Promise<SendReceipt> {
+    const route = routeOf(message);
+    try {
+      return await this.#carryOut(message);
+    } catch (err) {
+      const error = sendErrorOf(route, err);
+      this.#logger.warn({ reason: error.code, route, ...refusalOf(err), ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) }, "discord refused a reply");
+      throw error;
+    }
+  }
+
+  async #carryOut(message: OutboundMessage): Promise<SendReceipt> {
+    const channel = conversationChannel(message);
+    const text = message.content.text;
+    switch (message.command) {
+      case undefined:
+        return this.#post(channel, text, message.quote_message_id);
+      case "edit_message": {
+        const target = snowflake(message, message.reply_to);
+        await this.#onTarget(message, target, (where) => this.#api.channels.editMessage(where, target, { content: text, allowed_mentions: ALLOWED_MENTIONS }));
+        return { messageId: target };
+      }
+      case "delete_message": {
+        const target = snowflake(message, message.reply_to);
+        await this.#onTarget(message, target, (where) => this.#api.channels.deleteMessage(where, target));
+        return { messageId: target };
+      }
+      case "add_reaction":
+      case "remove_reaction": {
+        const target = snowflake(message, message.reply_to);
+        const emoji = text.trim();
+        if (emoji === "") throw new SendError("rejected", `${message.command}: no emoji`);
+        await this.#onTarget(message, target, (where) =>
+          message.command === "add_reaction" ? this.#api.channels.addMessageReaction(where, target, emoji) : this.#api.channels.deleteOwnMessageReaction(where, target, emoji),
+        );
+        return { messageId: target };
+      }
+      case "create_topic": {
+        const thread = await this.#api.channels.createThread(message.channel.id, { name: text.slice(0, 100), type: PUBLIC_THREAD, auto_archive_duration: AUTO_ARCHIVE_MINUTES });
+        return { messageId: thread.id };
+      }
+      case "typing":
+        await this.#api.channels.showTyping(channel);
+        return DONE;
+    }
+  }
+
+  async #post(channel: string, text: string, quote: string | undefined): Promise<SendReceipt> {
+    const base = { content: text, allowed_mentions: ALLOWED_MENTIONS };
+    if (quote !== undefined && quote !== "") {
+      try {
+        const sent = await this.#api.channels.createMessage(channel, { ...base, message_reference: { message_id: quote, fail_if_not_exists: false } });
+        this.#noteSent(channel);
+        return { messageId: sent.id };
+      } catch (err) {
+        // Upstream's rule: a reply Discord refuses (the quoted message elsewhere, gone) goes plainly.
+        if (!(err instanceof DiscordAPIError) || err.status >= 500 || err.status === 429) throw err;
+        this.#logger.warn({ reason: "quote_refused", status: err.status, code: err.code }, "discord refused the quoted reply; sent without the quote");
+      }
+    }
+    const sent = await this.#api.channels.createMessage(channel, base);
+    this.#noteSent(channel);
+    return { messageId: sent.id };
+  }
+
+  /** Runs `call` in the channel the message likely is in, and in the next one when Discord does not know it there. */
+  async #onTarget(message: OutboundMessage, target: string, call: (channelId: string) => Promise<unknown>): Promise<void> {
+    const channels = targetChannels(message, target);
+    for (const [index, where] of channels.entries()) {
+      try {
+        await call(where);
+        return;
+      } catch (err) {
+        const last = index === channels.length - 1;
+        if (last || !(err instanceof DiscordAPIError) || err.code !== UNKNOWN_MESSAGE) throw err;
+      }
+    }
+  }
+}
+
+const SNOWFLAKE = /^\d{1,20}$/;
+
+/** The message a command acts on; refused without a call when it is no Discord message id. */
+function snowflake(message: OutboundMessage, id: string): string {
+  if (!SNOWFLAKE.test(id)) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(id.slice(0, 40))} is not a Discord message id`);
+  return id;
+}
+
+function routeOf(message: OutboundMessage): string {
+  switch (message.command) {
+    case undefined:
+      return "createMessage";
+    case "edit_message":
+      return "editMessage";
+    case "delete_message":
+      return "deleteMessage";
+    case "add_reaction":
+      return "createReaction";
+    case "remove_reaction":
+      return "deleteOwnReaction";
+    case "create_topic":
+      return "startThreadWithoutMessage";
+    case "typing":
+      return "triggerTypingIndicator";
+  }
+}

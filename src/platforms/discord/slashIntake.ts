@@ -1,0 +1,90 @@
+import { MessageFlags, type API, type APIChatInputApplicationCommandInteraction } from "@discordjs/core";
+import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
+import type { Logger } from "../../log/logger.js";
+import type { ChannelDirectory } from "./channelDirectory.js";
+import { isDeniedUser } from "./deniedUser.js";
+import { channelAllowed, type ChannelKind } from "./detectThread.js";
+import type { Conversation } from "./messageEvent.js";
+import type { MessageGates } from "./messageVerdict.js";
+import { refusalOf } from "./sendErrorOf.js";
+import { SLASH_COMMANDS, slashAcknowledgement, slashEvent, slashReading } from "./slashCommands.js";
+
+export interface SlashIntakeOptions {
+  readonly api: API;
+  readonly logger: Logger;
+  readonly gates: MessageGates;
+  readonly channels: ChannelDirectory;
+  readonly botId: () => string | undefined;
+  readonly emit: (event: GatewayEvent) => void;
+}
+
+/**
+ * `/cancel` and `/reset` (§2.9): registered on every READY, globally and in each guild (a guild's
+ * set shows at once, the global one may take a while), as upstream does. A command used in a
+ * conversation — a thread, or a DM with `allow_dm` — by someone the gates let through becomes an
+ * event whose text is the command, which the broker's slash-command stage answers in the
+ * conversation; the interaction itself is answered at once, ephemeral, so Discord does not show
+ * "interaction failed" (it allows 3 s).
+ */
+export class SlashIntake {
+  readonly #options: SlashIntakeOptions;
+
+  constructor(options: SlashIntakeOptions) {
+    this.#options = options;
+  }
+
+  async register(applicationId: string, guildIds: readonly string[]): Promise<void> {
+    const { api, logger } = this.#options;
+    try {
+      await api.applicationCommands.bulkOverwriteGlobalCommands(applicationId, SLASH_COMMANDS);
+      logger.info({ commands: SLASH_COMMANDS.length }, "discord registered global slash commands");
+    } catch (err) {
+      logger.warn({ reason: "register_failed", ...refusalOf(err) }, "discord failed to register global slash commands");
+    }
+    for (const guildId of guildIds) {
+      try {
+        await api.applicationCommands.bulkOverwriteGuildCommands(applicationId, guildId, SLASH_COMMANDS);
+        logger.debug({ guildId }, "discord registered guild slash commands");
+      } catch (err) {
+        logger.warn({ reason: "register_failed", guildId, ...refusalOf(err) }, "discord failed to register guild slash commands");
+      }
+    }
+  }
+
+  async take(interaction: APIChatInputApplicationCommandInteraction): Promise<void> {
+    const { api, logger, gates, channels } = this.#options;
+    const reading = slashReading(interaction.data.name);
+    const channelId = interaction.channel?.id ?? interaction.channel_id ?? "";
+    const kind = interaction.channel === undefined ? await channels.kindOf(channelId, interaction.guild_id === undefined) : kindOfPartial(interaction.channel, interaction.guild_id === undefined);
+    const user = interaction.member?.user ?? interaction.user;
+    const botId = this.#options.botId() ?? "";
+    const allowed = kind.kind === "dm" ? gates.allowDm : channelAllowed(kind, { allowAll: gates.allowAllChannels, allowedChannels: gates.allowedChannels }, botId);
+    const permitted = allowed && user !== undefined && !isDeniedUser({ id: user.id, isBot: user.bot === true }, { allowAll: gates.allowAllUsers, allowedUsers: gates.allowedUsers });
+    const conversation = conversationOf(kind);
+    const where = !permitted ? "not_allowed" : conversation === undefined ? "not_a_conversation" : "conversation";
+    try {
+      await api.interactions.reply(interaction.id, interaction.token, { content: slashAcknowledgement(reading, where), flags: MessageFlags.Ephemeral });
+    } catch (err) {
+      logger.warn({ reason: "interaction_reply_failed", ...refusalOf(err) }, "discord could not answer an interaction");
+    }
+    if (reading.kind !== "command" || conversation === undefined || !permitted) {
+      logger.debug({ reason: reading.kind === "unknown" ? "unknown_command" : where, command: interaction.data.name, channelId }, "discord slash command not taken");
+      return;
+    }
+    this.#options.emit(slashEvent(interaction, reading.text, conversation));
+  }
+}
+
+function kindOfPartial(channel: { readonly id: string; readonly type: number; readonly parent_id?: string | null }, isDm: boolean): ChannelKind {
+  if (isDm) return { kind: "dm", id: channel.id };
+  // Public, private and announcement threads.
+  if (channel.type === 10 || channel.type === 11 || channel.type === 12) return { kind: "thread", id: channel.id, parentId: channel.parent_id ?? undefined, ownerId: undefined };
+  return { kind: "channel", id: channel.id, parentId: channel.parent_id ?? undefined };
+}
+
+/** A thread or a DM is a conversation; a channel is not (its messages each open a thread). */
+function conversationOf(kind: ChannelKind): Conversation | undefined {
+  if (kind.kind === "dm") return { kind: "dm", channelId: kind.id };
+  if (kind.kind === "thread") return { kind: "thread", parentId: kind.parentId ?? kind.id, threadId: kind.id };
+  return undefined;
+}
