@@ -1,0 +1,90 @@
+import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
+import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
+import { isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, sizeExceeded } from "../telegram/messageMedia.js";
+import { slackFileUrl } from "./slackFileUrl.js";
+import { stripMimeParams } from "./stripMimeParams.js";
+
+/** Upstream's caps on a message's text files: how many, and their bytes together (§2.7). */
+export const MAX_TEXT_FILES = 5;
+export const MAX_TEXT_TOTAL_BYTES = 1024 * 1024;
+
+/** A shared file to fetch with the bot token, as the attachment it becomes. */
+export interface PlannedFile {
+  readonly kind: "download";
+  readonly url: string;
+  readonly type: "audio" | "image" | "text_file";
+  readonly filename: string;
+  readonly mime_type: string;
+  /** What Slack says it weighs; 0 when it does not say (Slack sometimes says 0). */
+  readonly size: number;
+  /** A download past this many bytes is cut off and marked "size exceeded". */
+  readonly maxBytes: number;
+}
+
+export type FileItem = PlannedFile | { readonly kind: "rejected"; readonly attachment: GatewayAttachment };
+
+const TEXT_MIME: ReadonlySet<string> = new Set(["application/json", "application/xml", "application/javascript", "application/x-yaml", "application/x-sh", "application/toml", "application/x-toml"]);
+const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
+
+/**
+ * A message's `files` as upstream takes them (§2.7, §3.4 step 5), in order: the URL
+ * `url_private_download`, else `url_private`, else the file is skipped; the MIME type without its
+ * parameters; audio (`audio/…`) for `[stt]`; a text file by its MIME type or name (at most 5);
+ * an image by its MIME type or extension. Where upstream skips silently, the agent is told instead:
+ * a sixth text file, a file over its cap by what Slack says, any other kind of file become a "not
+ * delivered" note with the reason.
+ */
+export function messageFiles(files: readonly unknown[]): FileItem[] {
+  const items: FileItem[] = [];
+  let textFiles = 0;
+  for (const file of files) {
+    if (typeof file !== "object" || file === null) continue;
+    const fields = file as { name?: unknown; mimetype?: unknown; size?: unknown };
+    const url = slackFileUrl(file);
+    if (url === "") continue;
+    const filename = typeof fields.name === "string" && fields.name !== "" ? fields.name : "file";
+    const mime = typeof fields.mimetype === "string" ? stripMimeParams(fields.mimetype).toLowerCase() : "";
+    const size = typeof fields.size === "number" && Number.isSafeInteger(fields.size) && fields.size > 0 ? fields.size : 0;
+    const extension = extensionOf(filename);
+    if (mime.startsWith("audio/")) {
+      items.push(planned(url, "audio", filename, mime, size, MAX_AUDIO_BYTES));
+    } else if (mime.startsWith("text/") || TEXT_MIME.has(mime) || isTextFileName(filename)) {
+      textFiles++;
+      const type = mime === "" || mime === "application/octet-stream" ? "text/plain" : mime;
+      items.push(textFiles > MAX_TEXT_FILES ? rejected("text_file", filename, type, size, `skipped: at most ${MAX_TEXT_FILES} text files a message`) : planned(url, "text_file", filename, type, size, MAX_TEXT_FILE_BYTES));
+    } else if (mime.startsWith("image/") || IMAGE_EXTENSIONS.has(extension)) {
+      items.push(planned(url, "image", filename, mime.startsWith("image/") ? mime : `image/${extension === "jpg" ? "jpeg" : extension}`, size, MAX_IMAGE_BYTES));
+    } else {
+      items.push(rejected("file", filename, mime === "" ? "application/octet-stream" : mime, size, `unsupported format: ${extension || mime || filename}`));
+    }
+  }
+  return items;
+}
+
+/**
+ * Upstream re-checks the text files' 1 MiB total with the bytes downloaded (Slack may say 0): in
+ * message order, a text file that takes the total past it becomes "size exceeded" instead.
+ */
+export function withinTextBudget(attachments: readonly GatewayAttachment[]): GatewayAttachment[] {
+  let total = 0;
+  return attachments.map((attachment) => {
+    if (attachment.type !== "text_file" || attachment.data === "" || attachment.status != null) return attachment;
+    total += attachment.size;
+    if (total <= MAX_TEXT_TOTAL_BYTES) return attachment;
+    return { ...attachment, data: "", status: `${sizeExceeded(total, MAX_TEXT_TOTAL_BYTES)} (text files together)` };
+  });
+}
+
+function planned(url: string, type: PlannedFile["type"], filename: string, mime: string, size: number, maxBytes: number): FileItem {
+  if (size > maxBytes) return rejected(type, filename, mime, size, sizeExceeded(size, maxBytes));
+  return { kind: "download", url, type, filename, mime_type: mime, size, maxBytes };
+}
+
+function rejected(type: string, filename: string, mime: string, size: number, status: string): FileItem {
+  return { kind: "rejected", attachment: { type, filename, mime_type: mime, data: "", size, status } };
+}
+
+function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf(".");
+  return dot <= 0 ? "" : filename.slice(dot + 1).toLowerCase();
+}

@@ -1,0 +1,33 @@
+import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
+import type { SlackConfig } from "../../config/sections/slack.js";
+
+/** Upstream's limit on a Slack reply, in characters, counted before the mrkdwn conversion (§3.6). */
+export const SLACK_MESSAGE_LIMIT = 4000;
+
+/**
+ * What Slack can do, as a gateway hello would state it, fixed by `[slack]`: every call answered
+ * (posts, edits and deletes acked with the message's `ts`), reactions by short name, edits and
+ * deletes of the bot's own messages, 4000 characters a message. Text turns stream by editing one
+ * message when `streaming` is on, opening with the placeholder, as upstream. No "typing…": Slack
+ * offers bots none outside assistant mode (its status line), which is not built.
+ */
+export function slackCapabilities(config: Pick<SlackConfig, "streaming">): PlatformCapabilities {
+  return {
+    sendAck: true,
+    editAck: true,
+    deleteAck: true,
+    supportsTargetMessageId: true,
+    supportsReactions: true,
+    supportsAttachmentMaterialization: false,
+    supportsConversationRegistry: false,
+    supportsPersistentConversationSend: false,
+    canEdit: true,
+    canDelete: true,
+    streamingMode: config.streaming ? "edit" : "disabled",
+    showStreamingPlaceholder: true,
+    messageLimit: SLACK_MESSAGE_LIMIT,
+    messageLimitUnit: "characters",
+    statusBackend: "reactions",
+    typingIndicator: false,
+  };
+}

@@ -1,0 +1,105 @@
+import type { WebClient } from "@slack/web-api";
+import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import type { Logger } from "../../log/logger.js";
+import { SendError } from "../../wire/index.js";
+import { markdownToMrkdwn } from "./markdownToMrkdwn.js";
+import { slackReactionName } from "./reactionNames.js";
+import { sendErrorOf } from "./sendErrorOf.js";
+import { failureDetail, slackApiFailure } from "./slackApiFailure.js";
+
+/** The receipt of an operation that leaves no message of its own ("typing…", which Slack has none of). */
+const DONE: SendReceipt = { messageId: "slack_done" };
+
+/** A Slack message timestamp: seconds, a dot, microseconds. */
+const TS = /^\d{1,12}\.\d{1,9}$/;
+
+/** Reaction errors that mean the message already shows what was asked. */
+const REACTION_ALREADY: ReadonlySet<string> = new Set(["already_reacted", "no_reaction"]);
+
+/**
+ * The broker's reply operations as Web API calls (§3.6), each answered as the gateway acks one (a
+ * receipt with the message's `ts`, or a `SendError`): a message (`chat.postMessage` into its thread,
+ * `thread_ts`), an edit (`chat.update`), a delete (`chat.delete`), a reaction (`reactions.add` /
+ * `reactions.remove` by short name; `already_reacted` / `no_reaction` are success, as upstream).
+ * Text is converted from Markdown to mrkdwn. Slack has no quote-reply (the answer is in the thread
+ * anyway) and no topics: a `quote_message_id` is ignored, `create_topic` refused. "typing…" is
+ * answered done without a call: Slack gives bots no typing indicator outside assistant mode.
+ */
+export class SlackReplies {
+  readonly #web: WebClient;
+  readonly #logger: Logger;
+
+  constructor(web: WebClient, logger: Logger) {
+    this.#web = web;
+    this.#logger = logger;
+  }
+
+  async send(message: OutboundMessage): Promise<SendReceipt> {
+    const method = methodOf(message);
+    try {
+      return await this.#carryOut(message);
+    } catch (err) {
+      if (err instanceof SendError) throw err;
+      const failure = slackApiFailure(err);
+      if (failure.kind === "refused" && REACTION_ALREADY.has(failure.error) && (message.command === "add_reaction" || message.command === "remove_reaction")) {
+        return { messageId: message.reply_to };
+      }
+      const error = sendErrorOf(method, failure, err);
+      this.#logger.warn({ reason: error.code, method, ...failureDetail(failure) }, "slack refused a reply");
+      throw error;
+    }
+  }
+
+  async #carryOut(message: OutboundMessage): Promise<SendReceipt> {
+    const channel = message.channel.id;
+    switch (message.command) {
+      case undefined: {
+        const thread = message.channel.thread_id;
+        const posted = await this.#web.chat.postMessage({ channel, text: markdownToMrkdwn(message.content.text), ...(thread === undefined || thread === "" ? {} : { thread_ts: thread }) });
+        if (typeof posted.ts !== "string") throw new SendError("unknown", "Slack answered chat.postMessage without a ts");
+        return { messageId: posted.ts };
+      }
+      case "edit_message":
+        await this.#web.chat.update({ channel, ts: targetOf(message), text: markdownToMrkdwn(message.content.text) });
+        return { messageId: message.reply_to };
+      case "delete_message":
+        await this.#web.chat.delete({ channel, ts: targetOf(message) });
+        return { messageId: message.reply_to };
+      case "add_reaction":
+        await this.#web.reactions.add({ channel, timestamp: targetOf(message), name: slackReactionName(message.content.text) });
+        return { messageId: message.reply_to };
+      case "remove_reaction":
+        await this.#web.reactions.remove({ channel, timestamp: targetOf(message), name: slackReactionName(message.content.text) });
+        return { messageId: message.reply_to };
+      case "typing":
+        return DONE;
+      case "create_topic":
+        throw new SendError("rejected", "create_topic: Slack has no topics; a conversation is a thread");
+    }
+  }
+}
+
+/** The message a command acts on (`reply_to`); refused without a call when it is no Slack `ts`. */
+function targetOf(message: OutboundMessage): string {
+  if (!TS.test(message.reply_to)) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Slack message ts`);
+  return message.reply_to;
+}
+
+function methodOf(message: OutboundMessage): string {
+  switch (message.command) {
+    case undefined:
+      return "chat.postMessage";
+    case "edit_message":
+      return "chat.update";
+    case "delete_message":
+      return "chat.delete";
+    case "add_reaction":
+      return "reactions.add";
+    case "remove_reaction":
+      return "reactions.remove";
+    case "typing":
+      return "none";
+    case "create_topic":
+      return "none";
+  }
+}
