@@ -173,7 +173,8 @@ export class DiscordPort implements PlatformPort {
     return charsPerMessage(this.capabilities(platform));
   }
 
-  send(message: OutboundMessage): Promise<SendReceipt> {
+  /** Every call is answered by Discord, so `wantAck` changes nothing. */
+  send(message: OutboundMessage, _options?: { readonly wantAck: boolean }): Promise<SendReceipt> {
     if (this.#closed) return Promise.reject(new SendError("disconnected", "the Discord port is closed"));
     return this.#replies.send(message);
   }
