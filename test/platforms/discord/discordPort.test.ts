@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { restFor } from "../../fakes/discord/fakeDiscordFixture.js";
 import { BOT, someGuild, until, useDiscordPort } from "./portFixture.js";
 
 /** The port's inbound side against the fake: upstream's filter, threads and events. */
@@ -116,5 +117,42 @@ describe("DiscordPort: messages in", () => {
       { type: "file", filename: "report.pdf", mime_type: "application/pdf", data: "", size: 4, status: "unsupported format: pdf" },
     ]);
     expect(t.fake.threads(general.id)[0]!.name).toBe("notes.txt");
+  });
+
+  it("in a thread the bot did not open, an unmentioned message passes once the bot posted there (fetched, then cached); a failed fetch rejects", async () => {
+    const { general, alice } = await ready();
+    const thread = t.fake.from(alice).startThread(general.id, "alice's thread");
+    t.fake.from(alice).message(thread.id, "anyone?");
+    await until(() => t.logs.some((line) => line.msg === "discord message skipped" && line["reason"] === "not_involved"));
+    // The bot posts there (another process of the same bot, say): the next check reads it.
+    const rest = restFor(t.fake);
+    await rest.post(`/channels/${thread.id}/messages`, { body: { content: "I am here" } });
+    rest.clearHashSweeper();
+    rest.clearHandlerSweeper();
+    t.fake.from(alice).message(thread.id, "oh hi");
+    await until(() => t.events.length === 1);
+    expect(t.events[0]).toMatchObject({ channel: { id: general.id, thread_id: thread.id }, content: { text: "oh hi" } });
+    const fetches = t.fake.callsOf("getChannelMessages").length;
+    t.fake.from(alice).message(thread.id, "again");
+    await until(() => t.events.length === 2);
+    expect(t.fake.callsOf("getChannelMessages")).toHaveLength(fetches);
+    // Another thread, the history unreadable: fail-closed.
+    const other = t.fake.from(alice).startThread(general.id, "second");
+    t.fake.failNext("getChannelMessages", { status: 403, code: 50001, message: "Missing Access" });
+    t.fake.from(alice).message(other.id, "hello?");
+    await until(() => t.logs.some((line) => line.msg === "discord participation check failed; rejecting (fail-closed)"));
+    expect(t.events).toHaveLength(2);
+  });
+
+  it("allowed_channels keeps the bot to its channels (and their threads)", async () => {
+    const guild = someGuild(t.fake);
+    const other = t.fake.addChannel(guild.guild.id, "elsewhere");
+    await t.open({ allowed_channels: [guild.general.id] });
+    await until(() => t.fake.gateway.liveSessions === 1 && t.port.isConnected);
+    t.fake.from(guild.alice).message(other.id, `<@${BOT.id}> here?`);
+    t.fake.from(guild.alice).message(guild.general.id, `<@${BOT.id}> here!`);
+    await until(() => t.events.length === 1);
+    expect(t.events[0]!.channel.id).toBe(guild.general.id);
+    expect(t.logs.some((line) => line.msg === "discord message skipped" && line["reason"] === "channel_not_allowed")).toBe(true);
   });
 });
