@@ -74,7 +74,7 @@ describe("SlackPort: events (§3.3–3.4)", () => {
     const { port, events, records } = await receiving();
     const said = fake.from(alice).message(general.id, "@turnstream hello");
     await until(() => events.length === 1);
-    await port.send({ reply_to: events[0]!.event_id, platform: "slack", channel: { id: general.id, thread_id: said.ts }, content: { type: "text", text: "hi!" } }, { wantAck: true });
+    await port.send({ reply_to: events[0]!.event_id, platform: "slack", channel: { id: general.id, thread_id: said.ts }, content: { type: "text", text: "hi!" } });
     fake.from(bob).message(general.id, "and one more thing", { thread_ts: said.ts });
     await until(() => events.length === 2);
     expect(sessionKey(events[1]!)).toBe(sessionKey(events[0]!));
@@ -119,7 +119,7 @@ describe("SlackPort: events (§3.3–3.4)", () => {
     const said = fake.from(alice).message(general.id, "@turnstream start");
     await until(() => events.length === 1);
     // The bot's own answer counts too (turn 1), as upstream counts every bot message.
-    await port.send({ reply_to: "", platform: "slack", channel: { id: general.id, thread_id: said.ts }, content: { type: "text", text: "answer" } }, { wantAck: true });
+    await port.send({ reply_to: "", platform: "slack", channel: { id: general.id, thread_id: said.ts }, content: { type: "text", text: "answer" } });
     await allAcked(3);
     fake.from(helper).message(general.id, "helper speaks (turn 2)", { thread_ts: said.ts });
     await until(() => events.length === 2);

@@ -16,7 +16,7 @@ describe("SlackPort: the socket as a receiver", () => {
     port.start({ receive: false });
     await until(() => port.isConnected);
     expect(fake.socket.openConnections).toBe(0);
-    await port.send({ reply_to: "", platform: "slack", channel: { id: general.id }, content: { type: "text", text: "standing by" } }, { wantAck: true });
+    await port.send({ reply_to: "", platform: "slack", channel: { id: general.id }, content: { type: "text", text: "standing by" } });
     port.receiver.startReceiving();
     await until(() => fake.socket.openConnections === 1);
     fake.from(alice).message(general.id, "@turnstream one");

@@ -26,13 +26,13 @@ describe("SlackPort: replies (§3.6)", () => {
     const { general, alice } = someConversations(fake);
     const parent = fake.from(alice).message(general.id, "@turnstream format please");
     const { port } = portOf();
-    const sent = await port.send(message(general.id, "**bold** and [docs](https://x.y/z)", { channel: { id: general.id, thread_id: parent.ts } }), { wantAck: true });
+    const sent = await port.send(message(general.id, "**bold** and [docs](https://x.y/z)", { channel: { id: general.id, thread_id: parent.ts } }));
     expect(fake.botTexts(general.id, { thread: parent.ts })).toEqual(["*bold* and <https://x.y/z|docs>"]);
     expect(fake.shown(general.id, { thread: parent.ts }).find((shown) => shown.from_bot)!.ts).toBe(sent.messageId);
     expect(fake.callsOf("chat.postMessage")[0]!.params).toMatchObject({ channel: general.id, thread_ts: parent.ts });
-    await expect(port.send(message(general.id, "## Done", { command: "edit_message", reply_to: sent.messageId }), { wantAck: true })).resolves.toEqual({ messageId: sent.messageId });
+    await expect(port.send(message(general.id, "## Done", { command: "edit_message", reply_to: sent.messageId }))).resolves.toEqual({ messageId: sent.messageId });
     expect(fake.botTexts(general.id, { thread: parent.ts })).toEqual(["*Done*"]);
-    await expect(port.send(message(general.id, "", { command: "delete_message", reply_to: sent.messageId }), { wantAck: true })).resolves.toEqual({ messageId: sent.messageId });
+    await expect(port.send(message(general.id, "", { command: "delete_message", reply_to: sent.messageId }))).resolves.toEqual({ messageId: sent.messageId });
     expect(fake.botTexts(general.id, { thread: parent.ts })).toEqual([]);
   });
 
@@ -41,7 +41,7 @@ describe("SlackPort: replies (§3.6)", () => {
     const { general, alice } = someConversations(fake);
     const said = fake.from(alice).message(general.id, "react to me");
     const { port } = portOf();
-    const react = (text: string, command: "add_reaction" | "remove_reaction") => port.send(message(general.id, text, { command, reply_to: said.ts }), { wantAck: true });
+    const react = (text: string, command: "add_reaction" | "remove_reaction") => port.send(message(general.id, text, { command, reply_to: said.ts }));
     const shown = () => fake.shown(general.id).find((each) => each.ts === said.ts)!.reactions;
     await react("👀", "add_reaction");
     await react("👀", "add_reaction");
@@ -57,9 +57,9 @@ describe("SlackPort: replies (§3.6)", () => {
     const { fake } = slack;
     const { general } = someConversations(fake);
     const { port } = portOf();
-    await expect(port.send(message(general.id, "", { command: "typing" }), { wantAck: true })).resolves.toEqual({ messageId: "slack_done" });
-    expect((await refusal(port.send(message(general.id, "topic", { command: "create_topic" }), { wantAck: true }))).code).toBe("rejected");
-    expect((await refusal(port.send(message(general.id, "x", { command: "edit_message", reply_to: "evt_1" }), { wantAck: true }))).code).toBe("rejected");
+    await expect(port.send(message(general.id, "", { command: "typing" }))).resolves.toEqual({ messageId: "slack_done" });
+    expect((await refusal(port.send(message(general.id, "topic", { command: "create_topic" })))).code).toBe("rejected");
+    expect((await refusal(port.send(message(general.id, "x", { command: "edit_message", reply_to: "evt_1" })))).code).toBe("rejected");
     expect(fake.calls).toEqual([]);
   });
 
@@ -68,7 +68,7 @@ describe("SlackPort: replies (§3.6)", () => {
     const { general } = someConversations(fake);
     const { port, records } = portOf();
     fake.failNext("chat.postMessage", { retryAfter: 2 });
-    const error = await refusal(port.send(message(general.id, "later"), { wantAck: true }));
+    const error = await refusal(port.send(message(general.id, "later")));
     expect([error.code, error.retryAfterMs]).toEqual(["rate_limited", 2000]);
     expect(fake.callsOf("chat.postMessage")).toHaveLength(1);
     expect(logged(records, "slack refused a reply")).toMatchObject([{ reason: "rate_limited", method: "chat.postMessage", retryAfterMs: 2000 }]);
@@ -78,12 +78,12 @@ describe("SlackPort: replies (§3.6)", () => {
     const { fake } = slack;
     const { general } = someConversations(fake);
     const { port } = portOf();
-    const nowhere = await refusal(port.send(message("C0NOWHERE", "hi"), { wantAck: true }));
+    const nowhere = await refusal(port.send(message("C0NOWHERE", "hi")));
     expect([nowhere.code, nowhere.message]).toEqual(["rejected", "Slack refused chat.postMessage: channel_not_found"]);
     fake.failNext("chat.postMessage", { error: "internal_error" });
-    expect((await refusal(port.send(message(general.id, "hi"), { wantAck: true }))).code).toBe("unknown");
+    expect((await refusal(port.send(message(general.id, "hi")))).code).toBe("unknown");
     fake.failNext("chat.update", { httpStatus: 503 });
-    expect((await refusal(port.send(message(general.id, "hi", { command: "edit_message", reply_to: "1.000001" }), { wantAck: true }))).code).toBe("unknown");
+    expect((await refusal(port.send(message(general.id, "hi", { command: "edit_message", reply_to: "1.000001" })))).code).toBe("unknown");
   });
 
   it("a lost answer is unknown; Slack never reached is disconnected", async () => {
@@ -91,12 +91,12 @@ describe("SlackPort: replies (§3.6)", () => {
     const { general } = someConversations(fake);
     const { port } = portOf({}, { callTimeoutMs: 300 });
     fake.delay("chat.postMessage", 2000);
-    const lost = await refusal(port.send(message(general.id, "slow"), { wantAck: true }));
+    const lost = await refusal(port.send(message(general.id, "slow")));
     expect(lost.code).toBe("unknown");
     const gone = await FakeSlack.start();
     const root = gone.apiUrl;
     await gone.close();
     const { port: away } = portOf({ api_root: root });
-    expect((await refusal(away.send(message(general.id, "anyone?"), { wantAck: true }))).code).toBe("disconnected");
+    expect((await refusal(away.send(message(general.id, "anyone?")))).code).toBe("disconnected");
   });
 });
