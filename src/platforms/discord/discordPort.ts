@@ -50,6 +50,8 @@ export interface DiscordPortOptions {
   readonly downloadTimeoutMs?: number;
   /** One IDENTIFY per this many ms (default 5 000, Discord's `max_concurrency` 1). */
   readonly identifyIntervalMs?: number;
+  /** Whether the broker's `[stt]` transcribes audio (default true); without it audio messages get 🎤, as upstream. */
+  readonly speechToText?: boolean;
   /** How long the "another bot here" and "this bot took part" notes last (upstream: `session_ttl_hours`; default 24 h). */
   readonly memoryTtlMs?: number;
   readonly now?: () => number;
@@ -124,6 +126,7 @@ export class DiscordPort implements PlatformPort {
       participation,
       channels,
       downloads: new AttachmentDownloads({ timeoutMs: options.downloadTimeoutMs ?? 20_000, logger }),
+      speechToText: options.speechToText ?? true,
       botId: () => this.#botId,
       emit,
     });

@@ -16,6 +16,8 @@ import { shortenThreadName } from "./threadName.js";
 
 /** The reaction a human outside `allowed_users` gets on the message that addressed the bot. */
 export const DENIED_REACTION = "🚫";
+/** The reaction on a message whose voice or audio file no `[stt]` can transcribe (upstream's). */
+export const NO_STT_REACTION = "🎤";
 
 export interface MessageIntakeOptions {
   /** The port's reader API (retries 429 and 5xx itself): lookups, threads, the 🚫 and warning posts. */
@@ -27,6 +29,8 @@ export interface MessageIntakeOptions {
   readonly participation: ParticipationCheck;
   readonly channels: ChannelDirectory;
   readonly downloads: AttachmentDownloads;
+  /** `[stt]` transcribes audio: without it an audio attachment gets 🎤 on its message (the agent gets a note). */
+  readonly speechToText: boolean;
   /** The bot's user id once known (READY); messages before it are not read. */
   readonly botId: () => string | undefined;
   readonly emit: (event: GatewayEvent) => void;
@@ -114,6 +118,10 @@ export class MessageIntake {
         const conversation = await this.#conversation(verdict.place, message, verdict.prompt);
         if (conversation === undefined) return;
         const attachments = await this.#options.downloads.all(planAttachments(message.attachments));
+        if (!this.#options.speechToText && attachments.some((attachment) => attachment.type === "audio")) {
+          logger.warn({ reason: "stt_disabled", ...where }, "discord audio attachment not transcribed (no [stt])");
+          await this.#quietly(() => this.#options.api.channels.addMessageReaction(key, message.id, NO_STT_REACTION), "no_stt_reaction");
+        }
         if (this.#closed) return;
         this.#options.emit(messageEvent(message, verdict.prompt, conversation, attachments));
         return;

@@ -155,4 +155,23 @@ describe("DiscordPort: messages in", () => {
     expect(t.events[0]!.channel.id).toBe(guild.general.id);
     expect(t.logs.some((line) => line.msg === "discord message skipped" && line["reason"] === "channel_not_allowed")).toBe(true);
   });
+
+  it("without [stt], a voice message still comes (the agent gets a note) and gets 🎤, as upstream", async () => {
+    const guild = someGuild(t.fake);
+    await t.open({}, { speechToText: false });
+    await until(() => t.fake.gateway.liveSessions === 1 && t.port.isConnected);
+    const voice = t.fake.from(guild.alice).message(guild.general.id, `<@${BOT.id}>`, { attachments: [{ filename: "voice.ogg", bytes: "OggS", contentType: "audio/ogg", voiceSeconds: 1 }] });
+    await until(() => t.events.length === 1);
+    await until(() => t.fake.shown(guild.general.id).find((message) => message.id === voice.id)?.reactions.includes("🎤") === true);
+    expect(t.events[0]!.content.attachments?.map((attachment) => attachment.type)).toEqual(["audio"]);
+  });
+
+  it("a gateway reconnect (op 7) resumes the session and messages keep coming", async () => {
+    const { general, alice } = await ready();
+    t.fake.gateway.reconnect();
+    await until(() => t.fake.gateway.connections.length === 2 && t.fake.gateway.liveSessions === 1);
+    t.fake.from(alice).message(general.id, `<@${BOT.id}> after the reconnect`);
+    await until(() => t.events.length === 1);
+    expect(t.fake.gateway.identifies).toBe(1);
+  });
 });
