@@ -231,8 +231,8 @@ export class DiscordPort implements PlatformPort {
     if (receiving === undefined) return;
     await receiving;
     this.#receiving = undefined;
+    // Messages already taken finish on their own (their events are still this bot's to queue).
     await Promise.resolve(this.#gateway.destroy({ reason: "receiver stopped" })).catch(() => undefined);
-    await this.#intake.idle();
     this.#logger.info({ reason: "receiver_stopped" }, "discord gateway disconnected");
   }
 
