@@ -12,6 +12,7 @@ import {
 } from "@discordjs/core";
 import { DiscordAPIError, type REST } from "@discordjs/rest";
 import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from "@discordjs/ws";
+import { setTimeout as sleep } from "node:timers/promises";
 import { BehaviorSubject, Subject, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
@@ -94,7 +95,10 @@ export class DiscordPort implements PlatformPort {
   readonly #connected = new BehaviorSubject(false);
   readonly #sessions = new Map<number, SessionInfo>();
   #botId: string | undefined;
-  #receiving: Promise<void> | undefined;
+  /** While receiving: how to stop, and the connection under way. */
+  #receiving: { readonly stop: AbortController; readonly connected: Promise<void> } | undefined;
+  /** The last stop's gateway teardown, which a new start waits out. */
+  #stopping: Promise<void> | undefined;
   #closed = false;
 
   constructor(options: DiscordPortOptions) {
@@ -219,20 +223,38 @@ export class DiscordPort implements PlatformPort {
   #startReceiving(): void {
     if (this.#closed || this.#receiving !== undefined) return;
     this.#logger.info({ allowAllChannels: this.#config.allow_all_channels, allowAllUsers: this.#config.allow_all_users, channels: this.#config.allowed_channels.length, users: this.#config.allowed_users.length, allowBotMessages: this.#config.allow_bot_messages, allowUserMessages: this.#config.allow_user_messages, allowDm: this.#config.allow_dm }, "discord gateway connecting");
-    this.#receiving = this.#gateway.connect().catch((err: unknown) => {
-      if (err instanceof DiscordAPIError && err.status === 401) this.#logger.error({ reason: "token_rejected" }, "Discord rejected bot token. Verify your bot_token in config.toml is correct and has not been reset.");
-      else this.#logger.warn({ reason: "connect_failed", error: (err as Error).message }, "discord gateway connection failed");
-      this.#receiving = undefined;
-    });
+    const stop = new AbortController();
+    this.#receiving = { stop, connected: this.#connectUntilDone(stop.signal) };
+  }
+
+  /** Connects, trying again with a growing pause (1 s to 60 s) until it does, the token is refused, or the receiver stops. */
+  async #connectUntilDone(signal: AbortSignal): Promise<void> {
+    await this.#stopping;
+    let pauseMs = 1_000;
+    while (!signal.aborted) {
+      try {
+        await this.#gateway.connect();
+        return;
+      } catch (err) {
+        if (err instanceof DiscordAPIError && err.status === 401) {
+          this.#logger.error({ reason: "token_rejected" }, "Discord rejected bot token. Verify your bot_token in config.toml is correct and has not been reset.");
+          return;
+        }
+        this.#logger.warn({ reason: "connect_failed", error: (err as Error).message, retryInMs: pauseMs }, "discord gateway connection failed");
+        await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
+        pauseMs = Math.min(pauseMs * 2, 60_000);
+      }
+    }
   }
 
   async #stopReceiving(): Promise<void> {
     const receiving = this.#receiving;
     if (receiving === undefined) return;
-    await receiving;
     this.#receiving = undefined;
+    receiving.stop.abort();
     // Messages already taken finish on their own (their events are still this bot's to queue).
-    await Promise.resolve(this.#gateway.destroy({ reason: "receiver stopped" })).catch(() => undefined);
+    this.#stopping = receiving.connected.then(() => Promise.resolve(this.#gateway.destroy({ reason: "receiver stopped" }))).catch(() => undefined);
+    await this.#stopping;
     this.#logger.info({ reason: "receiver_stopped" }, "discord gateway disconnected");
   }
 
@@ -269,7 +291,6 @@ export class DiscordPort implements PlatformPort {
     } else {
       this.#logger.warn({ reason: "gateway_error", error: error.message }, "discord gateway error");
     }
-    this.#receiving = undefined;
   }
 }
 

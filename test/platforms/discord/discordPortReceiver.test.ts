@@ -79,3 +79,27 @@ describe("DiscordPort: receiver, start-up, slash commands", () => {
     expect(t.logs.find((line) => line.msg === "discord joining the thread another bot opened from the same message")).toMatchObject({ reason: "thread_exists", threadId: trigger.id });
   });
 });
+
+describe("DiscordPort: connecting", () => {
+  const t = useDiscordPort();
+
+  it("a gateway Discord does not hand out at first is asked for again until it is", async () => {
+    someGuild(t.fake);
+    // @discordjs/rest tries a 5xx 3 more times itself: four failures fail one connect.
+    t.fake.failNext("getGatewayBot", { status: 503, code: 0, message: "Service Unavailable" }, 4);
+    await t.open();
+    await until(() => t.fake.gateway.liveSessions === 1);
+    expect(t.logs.find((line) => line.msg === "discord gateway connection failed")).toMatchObject({ reason: "connect_failed", retryInMs: 1000 });
+  });
+});
+
+describe("DiscordPort: MESSAGE CONTENT not enabled", () => {
+  const t = useDiscordPort({ privilegedIntents: 0 });
+
+  it("logs upstream's line when Discord refuses the privileged intent (close 4014)", async () => {
+    someGuild(t.fake);
+    await t.open();
+    await until(() => t.logs.some((line) => line.msg.startsWith("Discord rejected privileged intents.")));
+    expect(t.logs.find((line) => line.msg.startsWith("Discord rejected privileged intents."))).toMatchObject({ reason: "disallowed_intents" });
+  });
+});

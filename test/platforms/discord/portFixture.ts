@@ -2,7 +2,7 @@ import { afterEach, beforeEach } from "vitest";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { discordSection, type DiscordConfig } from "../../../src/config/sections/discord.js";
 import { DiscordPort, type DiscordPortOptions } from "../../../src/platforms/discord/discordPort.js";
-import { FakeDiscord } from "../../fakes/discord/index.js";
+import { FakeDiscord, type FakeDiscordOptions } from "../../fakes/discord/index.js";
 import { BOT, TOKEN } from "../../fakes/discord/fakeDiscordFixture.js";
 import { captureLogs, type LogRecord } from "../../helpers/logCapture.js";
 
@@ -27,10 +27,10 @@ export function configFor(fake: FakeDiscord, keys: Record<string, unknown> = {})
  * loaded machine never misses one), events and log lines collected. `open` makes the port: a test
  * sets the guild up first, since GUILD_CREATE carries its channels.
  */
-export function useDiscordPort(): PortUnderTest {
+export function useDiscordPort(fakeOptions: Partial<FakeDiscordOptions> = {}): PortUnderTest {
   const state: { fake?: FakeDiscord; port?: DiscordPort; ports: DiscordPort[]; events: GatewayEvent[]; logs: LogRecord[] } = { ports: [], events: [], logs: [] };
   beforeEach(async () => {
-    state.fake = await FakeDiscord.start({ token: TOKEN, bot: BOT, heartbeatIntervalMs: 5_000, identifyIntervalMs: 0 });
+    state.fake = await FakeDiscord.start({ token: TOKEN, bot: BOT, heartbeatIntervalMs: 5_000, identifyIntervalMs: 0, ...fakeOptions });
     state.events = [];
     state.logs = [];
     state.ports = [];
