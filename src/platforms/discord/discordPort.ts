@@ -97,6 +97,8 @@ export class DiscordPort implements PlatformPort {
   #botId: string | undefined;
   /** While receiving: how to stop, and the connection under way. */
   #receiving: { readonly stop: AbortController; readonly connected: Promise<void> } | undefined;
+  /** Discord closed the gateway for good (token refused, intent not enabled): not tried again until the next start. */
+  #fatalClose = false;
   /** The last stop's gateway teardown, which a new start waits out. */
   #stopping: Promise<void> | undefined;
   #closed = false;
@@ -224,6 +226,7 @@ export class DiscordPort implements PlatformPort {
     if (this.#closed || this.#receiving !== undefined) return;
     this.#logger.info({ allowAllChannels: this.#config.allow_all_channels, allowAllUsers: this.#config.allow_all_users, channels: this.#config.allowed_channels.length, users: this.#config.allowed_users.length, allowBotMessages: this.#config.allow_bot_messages, allowUserMessages: this.#config.allow_user_messages, allowDm: this.#config.allow_dm }, "discord gateway connecting");
     const stop = new AbortController();
+    this.#fatalClose = false;
     this.#receiving = { stop, connected: this.#connectUntilDone(stop.signal) };
   }
 
@@ -240,6 +243,8 @@ export class DiscordPort implements PlatformPort {
           this.#logger.error({ reason: "token_rejected" }, "Discord rejected bot token. Verify your bot_token in config.toml is correct and has not been reset.");
           return;
         }
+        // Logged when Discord closed it (`#gatewayError`); trying again would be refused the same way.
+        if (this.#fatalClose) return;
         this.#logger.warn({ reason: "connect_failed", error: (err as Error).message, retryInMs: pauseMs }, "discord gateway connection failed");
         await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
         pauseMs = Math.min(pauseMs * 2, 60_000);
@@ -285,8 +290,10 @@ export class DiscordPort implements PlatformPort {
   #gatewayError(error: Error): void {
     // @discordjs/ws names the fatal closes only in its messages (it then stops: no reconnect).
     if (/disallowed intents/i.test(error.message)) {
+      this.#fatalClose = true;
       this.#logger.error({ reason: "disallowed_intents" }, "Discord rejected privileged intents. Enable MESSAGE CONTENT INTENT at: https://discord.com/developers/applications → Bot → Privileged Gateway Intents");
     } else if (/authentication failed/i.test(error.message)) {
+      this.#fatalClose = true;
       this.#logger.error({ reason: "token_rejected" }, "Discord rejected bot token. Verify your bot_token in config.toml is correct and has not been reset.");
     } else {
       this.#logger.warn({ reason: "gateway_error", error: error.message }, "discord gateway error");

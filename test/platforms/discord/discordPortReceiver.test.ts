@@ -101,5 +101,9 @@ describe("DiscordPort: MESSAGE CONTENT not enabled", () => {
     await t.open();
     await until(() => t.logs.some((line) => line.msg.startsWith("Discord rejected privileged intents.")));
     expect(t.logs.find((line) => line.msg.startsWith("Discord rejected privileged intents."))).toMatchObject({ reason: "disallowed_intents" });
+    // A refusal that would repeat is not retried.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(t.fake.gateway.connections).toHaveLength(1);
+    expect(t.logs.some((line) => line.msg === "discord gateway connection failed")).toBe(false);
   });
 });
