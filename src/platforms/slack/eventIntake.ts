@@ -115,7 +115,7 @@ export class EventIntake {
     for (;;) {
       const verdict = gateVerdict(facts, this.#gate);
       if (verdict.kind === "need") {
-        facts = { ...facts, [verdict.fact]: await this.#lookUp(verdict.fact, event, facts, botUserId) };
+        facts = await this.#withFact(verdict.fact, event, facts, botUserId);
         continue;
       }
       if (verdict.kind === "drop") {
@@ -134,19 +134,22 @@ export class EventIntake {
     return slackEventOf(event, prompt, sender, await this.#attachments(event));
   }
 
-  /** The value of one fact the gate asked for. The bot-turn count is synchronous, so it happens in arrival order. */
-  #lookUp(fact: GateFact, event: SlackMessageEvent, facts: MessageFacts, botUserId: string | undefined): Promise<unknown> | unknown {
+  /**
+   * `facts` with the one the gate asked for. The bot-turn count is taken before anything is awaited,
+   * so within the call of `take`: bot turns are counted in arrival order.
+   */
+  async #withFact(fact: GateFact, event: SlackMessageEvent, facts: MessageFacts, botUserId: string | undefined): Promise<MessageFacts> {
     const { threads, config } = this.#options;
     switch (fact) {
       case "botTurn":
-        return this.#countTurn(event, facts);
+        return { ...facts, botTurn: this.#countTurn(event, facts) };
       case "botRun":
-        return threads.botRun(event.channel, event.threadTs);
+        return { ...facts, botRun: await threads.botRun(event.channel, event.threadTs) };
       case "trustedBot":
         // The bot's `bot_id` (B…), or its user id (U…), which Slack puts on an app's messages.
-        return config.trusted_bot_ids.includes(event.botId) || (event.user !== "" && config.trusted_bot_ids.includes(event.user));
+        return { ...facts, trustedBot: config.trusted_bot_ids.includes(event.botId) || (event.user !== "" && config.trusted_bot_ids.includes(event.user)) };
       case "participation":
-        return botUserId === undefined ? "failed" : threads.participation(event.channel, event.threadTs, botUserId);
+        return { ...facts, participation: botUserId === undefined ? "failed" : await threads.participation(event.channel, event.threadTs, botUserId) };
     }
   }
 

@@ -46,7 +46,8 @@ export class FileDownloads {
 
   async #fetch(file: PlannedFile): Promise<Buffer | DownloadFailure> {
     if (!this.#trusted(file.url)) return { reason: "untrusted_host", status: "download failed: the file is not on Slack" };
-    const response = await fetch(file.url, { headers: { authorization: `Bearer ${this.#options.token}` }, redirect: "error", signal: AbortSignal.timeout(this.#options.timeoutMs) });
+    // A redirect is followed; fetch drops the authorization header when it leads to another origin.
+    const response = await fetch(file.url, { headers: { authorization: `Bearer ${this.#options.token}` }, signal: AbortSignal.timeout(this.#options.timeoutMs) });
     if (!response.ok) {
       await response.body?.cancel();
       return { reason: "download_failed", status: `download failed: HTTP ${response.status}` };

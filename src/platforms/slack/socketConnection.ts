@@ -46,7 +46,7 @@ class GuardedSocketModeClient extends SocketModeClient {
     this.#malformed = malformed;
   }
 
-  protected override async onWebSocketMessage(data: string | ArrayBuffer, isBinary: boolean): Promise<void> {
+  override async onWebSocketMessage(data: string | ArrayBuffer, isBinary: boolean): Promise<void> {
     try {
       await super.onWebSocketMessage(data, isBinary);
     } catch (err) {

@@ -90,6 +90,21 @@ describe("SlackPort: events (§3.3–3.4)", () => {
     expect(fake.callsOf("conversations.replies")).toHaveLength(fetches);
   });
 
+  it("a thread that cannot be read drops the reply (fail-closed), logged with Slack's error; a channel not allowed is silent", async () => {
+    const { fake } = slack;
+    const { general, secret, alice } = someConversations(fake);
+    const { events, records } = await receiving({ allowed_channels: [general.id], allow_all_channels: false });
+    const said = fake.from(alice).message(general.id, "a thread");
+    fake.failNext("conversations.replies", { error: "internal_error" });
+    fake.from(alice).message(general.id, "@turnstream-less reply", { thread_ts: said.ts });
+    await until(() => logged(records, "slack event skipped").some((record) => record.reason === "thread_unreadable"));
+    expect(logged(records, "slack thread not read; its message is dropped (fail-closed)")).toMatchObject([{ reason: "thread_unreadable", channel: general.id, error: "internal_error" }]);
+    fake.from(alice).message(secret.id, "@turnstream in the wrong channel");
+    await until(() => logged(records, "slack event skipped").some((record) => record.reason === "channel_not_allowed"));
+    expect(events).toEqual([]);
+    expect(fake.shown(secret.id).flatMap((message) => message.reactions)).toEqual([]);
+  });
+
   it("a person outside allowed_users gets 🚫 (no_entry_sign) and no turn; unmentioned, nothing at all", async () => {
     const { fake } = slack;
     const { general, alice, bob } = someConversations(fake);
