@@ -56,7 +56,7 @@ export function slashEvent(interaction: APIChatInputApplicationCommandInteractio
 /** The ephemeral answer to the interaction itself (the broker's reply comes as a message in the conversation). */
 export function slashAcknowledgement(reading: SlashReading, where: "conversation" | "not_a_conversation" | "not_allowed"): string {
   if (reading.kind === "unknown") return `⚠️ /${reading.name} is not available here.`;
-  if (where === "not_allowed") return "⚠️ This channel is not enabled for the bot.";
+  if (where === "not_allowed") return "⚠️ This bot does not take commands from you here.";
   if (where === "not_a_conversation") return "⚠️ Use this command inside a conversation thread.";
   return reading.text === "/cancel" ? "🛑 Cancel requested." : "🔄 Reset requested.";
 }

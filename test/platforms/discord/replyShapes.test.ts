@@ -42,7 +42,7 @@ describe("slash command shapes", () => {
     expect(slashReading("reset")).toEqual({ kind: "command", text: "/reset" });
     expect(slashReading("models")).toEqual({ kind: "unknown", name: "models" });
     expect(slashAcknowledgement(slashReading("models"), "conversation")).toBe("⚠️ /models is not available here.");
-    expect(slashAcknowledgement(slashReading("reset"), "not_allowed")).toBe("⚠️ This channel is not enabled for the bot.");
+    expect(slashAcknowledgement(slashReading("reset"), "not_allowed")).toBe("⚠️ This bot does not take commands from you here.");
   });
 
   it("an interaction's time is its snowflake's", () => {
