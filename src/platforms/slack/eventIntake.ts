@@ -12,6 +12,7 @@ import { isPlainUserMessage } from "./plainUserMessage.js";
 import type { SlackReplies } from "./slackReplies.js";
 import { slackEventOf } from "./slackEvent.js";
 import { mentionsBot, resolveSlackMentions } from "./slackMentions.js";
+import { unescapeSlackText } from "./slackText.js";
 import { botTurnKeyOf, isBotEvent, isDmChannel, readSlackEvent, replyThreadOf, SLACK, type SlackMessageEvent } from "./slackMessageEvent.js";
 import type { ThreadLookups } from "./threadLookups.js";
 
@@ -97,13 +98,14 @@ export class EventIntake {
     const botUserId = identity?.userId;
     const isBot = isBotEvent(event);
     const thread = replyThreadOf(event);
-    const prompt = resolveSlackMentions(event.text, botUserId);
+    const prompt = unescapeSlackText(resolveSlackMentions(event.text, botUserId));
     let facts: MessageFacts = {
       kind: event.type,
       subtype: event.subtype,
       inThread: event.threadTs !== "",
       isBot,
-      isOwn: isBot && botUserId !== undefined && event.user === botUserId,
+      // Its own: posted as the bot user, or (a legacy `bot_message` without a user) with its bot id.
+      isOwn: isBot && identity !== undefined && (event.user === identity.userId || (event.botId !== "" && event.botId === identity.botId)),
       mentionsBot: mentionsBot(event.text, botUserId),
       isDm: isDmChannel(event.channel),
       complete: event.channel !== "" && event.ts !== "" && (event.user !== "" || event.botId !== ""),

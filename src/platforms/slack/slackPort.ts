@@ -99,7 +99,7 @@ export class SlackPort implements PlatformPort {
     this.#socket = new SocketConnection({
       appToken: config.app_token,
       apiRoot: config.api_root,
-      ready: (signal) => this.#identifyUntilDone(signal, "slack bot not reached; trying again"),
+      ready: (signal) => this.#identifyUntilDone(signal),
       payload: (payload) => this.#intake.take(payload),
       state: (up) => {
         this.#socketUp = up;
@@ -164,7 +164,7 @@ export class SlackPort implements PlatformPort {
 
   /** Receives (or, with `receive: false`, stands by until a lease starts `receiver`; sends work either way). */
   start(options: { readonly receive?: boolean } = {}): void {
-    if (options.receive === false) this.#standingBy ??= this.#identifyUntilDone(this.#stop.signal, "slack bot not reached; trying again").then(() => this.#show(), () => undefined);
+    if (options.receive === false) this.#standingBy ??= this.#identifyUntilDone(this.#stop.signal).then(() => this.#show(), () => undefined);
     else this.receiver.startReceiving();
   }
 
@@ -193,7 +193,7 @@ export class SlackPort implements PlatformPort {
   }
 
   /** `#identify`, tried again after the backoff until it succeeds or `signal` says stop; warned once per run of failures. */
-  async #identifyUntilDone(signal: AbortSignal, failed: "slack bot not reached; trying again"): Promise<void> {
+  async #identifyUntilDone(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
       try {
@@ -202,7 +202,7 @@ export class SlackPort implements PlatformPort {
       } catch (err) {
         if (signal.aborted) break;
         const failure = slackApiFailure(err);
-        if (failures === 0 || isTokenRejected(failure)) this.#logger.warn({ reason: isTokenRejected(failure) ? "bot_token_rejected" : "auth_test_failed", ...failureDetail(failure) }, failed);
+        if (failures === 0 || isTokenRejected(failure)) this.#logger.warn({ reason: isTokenRejected(failure) ? "bot_token_rejected" : "auth_test_failed", ...failureDetail(failure) }, "slack bot not reached; trying again");
         failures++;
         await sleep(Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (failures - 1)), undefined, { signal }).catch(() => undefined);
       }
