@@ -28,6 +28,8 @@ export interface EventIntakeOptions {
   readonly threads: ThreadLookups;
   readonly names: DisplayNames;
   readonly downloads: FileDownloads;
+  /** `[stt]` transcribes audio; without it an audio file is not fetched, the agent gets a note, the message 🎤 (upstream). */
+  readonly speechToText: boolean;
   /** The bot, once `auth.test` answered; the socket connects only after, so events never see it unknown. */
   readonly identity: () => BotIdentity | undefined;
   /** Where each accepted event goes (the port's `events`), in its conversation's order. */
@@ -35,6 +37,10 @@ export interface EventIntakeOptions {
   readonly logger: Logger;
   readonly now: () => number;
 }
+
+/** Upstream's reaction on a voice message nobody can transcribe. */
+export const NO_STT_REACTION = "🎤";
+const NO_STT_STATUS = "skipped: speech-to-text is not configured ([stt])";
 
 /** How long an event id is remembered, so a redelivery of an event already taken (an ack Slack lost) is not counted twice. */
 const SEEN_EVENT_MS = 10 * 60_000;
@@ -173,7 +179,18 @@ export class EventIntake {
   async #attachments(event: SlackMessageEvent): Promise<GatewayAttachment[]> {
     const items = messageFiles(event.files);
     if (items.length === 0) return [];
-    const fetched = await Promise.all(items.map((item) => (item.kind === "download" ? this.#options.downloads.attachment(item) : item.attachment)));
+    const withoutStt = !this.#options.speechToText && items.some((item) => item.kind === "download" && item.type === "audio");
+    if (withoutStt) {
+      this.#options.logger.warn({ reason: "stt_disabled", channel: event.channel }, "slack audio file not transcribed (no [stt])");
+      await this.#react(event, NO_STT_REACTION);
+    }
+    const fetched = await Promise.all(
+      items.map((item) => {
+        if (item.kind === "rejected") return item.attachment;
+        if (item.type === "audio" && !this.#options.speechToText) return { type: item.type, filename: item.filename, mime_type: item.mime_type, data: "", size: item.size, status: NO_STT_STATUS };
+        return this.#options.downloads.attachment(item);
+      }),
+    );
     return withinTextBudget(fetched);
   }
 

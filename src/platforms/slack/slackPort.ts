@@ -30,6 +30,10 @@ export interface SlackPortOptions {
   readonly downloadTimeoutMs?: number;
   /** Reconnection and retry delays (default 1 s doubling to 30 s). */
   readonly backoff?: SocketBackoff;
+  /** Whether the broker's `[stt]` transcribes audio (default true); without it audio files are not fetched and get 🎤, as upstream. */
+  readonly speechToText?: boolean;
+  /** How long a thread is remembered as involved or as having another bot (default 24 h; upstream: `session_ttl_hours`). */
+  readonly memoryTtlMs?: number;
   /** The clock of the adapter's memories (names, threads, event ids); default `Date.now`. */
   readonly now?: () => number;
 }
@@ -88,9 +92,10 @@ export class SlackPort implements PlatformPort {
     this.#intake = new EventIntake({
       config,
       replies: this.#replies,
-      threads: new ThreadLookups(this.#web, logger, now),
+      threads: new ThreadLookups(this.#web, logger, { now, ...(options.memoryTtlMs === undefined ? {} : { ttlMs: options.memoryTtlMs }) }),
       names: new DisplayNames(this.#web, logger, now),
       downloads: new FileDownloads({ token: config.bot_token, apiRoot: config.api_root, timeoutMs: options.downloadTimeoutMs ?? 20_000, logger }),
+      speechToText: options.speechToText ?? true,
       identity: () => this.#identity,
       emit: (event) => this.#events.next(event),
       logger,

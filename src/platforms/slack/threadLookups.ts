@@ -4,7 +4,7 @@ import { ExpiringCache } from "./expiringCache.js";
 import { failureDetail, slackApiFailure } from "./slackApiFailure.js";
 import { participationOf, trailingBotRun, type Participation, type ThreadMessage } from "./threadReplies.js";
 
-/** How long a thread stays known as involved, or as having another bot (upstream keys both to its session TTL). */
+/** How long a thread stays known as involved, or as having another bot, by default (upstream keys both to `session_ttl_hours`). */
 export const THREAD_MEMORY_MS = 24 * 3_600_000;
 /** How many threads each memory keeps (upstream's multibot cache: 1000). */
 export const THREAD_MEMORY_ENTRIES = 1000;
@@ -22,11 +22,12 @@ export class ThreadLookups {
   readonly #involved: ExpiringCache<true>;
   readonly #otherBot: ExpiringCache<true>;
 
-  constructor(web: WebClient, logger: Logger, now: () => number) {
+  constructor(web: WebClient, logger: Logger, options: { readonly now: () => number; readonly ttlMs?: number }) {
     this.#web = web;
     this.#logger = logger;
-    this.#involved = new ExpiringCache({ ttlMs: THREAD_MEMORY_MS, maxEntries: THREAD_MEMORY_ENTRIES, now });
-    this.#otherBot = new ExpiringCache({ ttlMs: THREAD_MEMORY_MS, maxEntries: THREAD_MEMORY_ENTRIES, now });
+    const memory = { ttlMs: options.ttlMs ?? THREAD_MEMORY_MS, maxEntries: THREAD_MEMORY_ENTRIES, now: options.now };
+    this.#involved = new ExpiringCache(memory);
+    this.#otherBot = new ExpiringCache(memory);
   }
 
   /** Another bot posted in this thread (§3.3 step 2). */

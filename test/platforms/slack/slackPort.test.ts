@@ -173,4 +173,15 @@ describe("SlackPort: events (§3.3–3.4)", () => {
     expect(events[0]!.content).toEqual({ type: "text", text: "read this", attachments: [{ type: "text_file", filename: "notes.md", mime_type: "text/markdown", size: 13, data: Buffer.from("# notes\nhello").toString("base64") }] });
     expect(events[1]!.content.attachments).toEqual([{ type: "audio", filename: "clip.m4a", mime_type: "audio/mp4", size: 3, data: "AQID" }]);
   });
+
+  it("without [stt], a voice clip is not fetched: the agent gets a note and the message 🎤 (microphone)", async () => {
+    const { fake } = slack;
+    const { dm, alice } = someConversations(fake);
+    const { events, records } = await receiving({}, { speechToText: false });
+    const shared = fake.from(alice).shareFile(dm.id, { name: "clip.m4a", mimetype: "audio/mp4", bytes: new Uint8Array([1, 2, 3]) }, { text: "listen" });
+    await until(() => events.length === 1);
+    expect(events[0]!.content.attachments).toEqual([{ type: "audio", filename: "clip.m4a", mime_type: "audio/mp4", size: 3, data: "", status: "skipped: speech-to-text is not configured ([stt])" }]);
+    expect(fake.shown(dm.id).find((message) => message.ts === shared.ts)!.reactions).toEqual(["microphone"]);
+    expect(logged(records, "slack audio file not transcribed (no [stt])")).toMatchObject([{ reason: "stt_disabled" }]);
+  });
 });
