@@ -31,6 +31,10 @@ describe("SlackPort: start-up", () => {
     await port.prepare();
     expect(port.botUserId).toBe(slack.fake.bot.user.id);
     expect(port.receiver.key).toBe(`slack.${slack.fake.bot.appId}`);
+    expect(port.messageLimit("slack")).toBe(4000);
+    expect(port.capabilities("slack")).toMatchObject({ streamingMode: "edit", supportsReactions: true, canEdit: true, typingIndicator: false, statusBackend: "reactions" });
+    expect(port.capabilities("telegram")).toBeUndefined();
+    expect(port.ingress).toMatchObject({ allow_bot_messages: true, allow_all_channels: true, allow_all_users: true });
   });
 
   it("a token Slack refuses stops start-up with one line naming the key, never the token", async () => {
