@@ -54,8 +54,8 @@ export class SlackReplies {
     const channel = message.channel.id;
     switch (message.command) {
       case undefined: {
-        const thread = message.channel.thread_id;
-        const posted = await this.#web.chat.postMessage({ channel, text: markdownToMrkdwn(message.content.text), ...(thread === undefined || thread === "" ? {} : { thread_ts: thread }) });
+        const thread = threadOf(message);
+        const posted = await this.#web.chat.postMessage({ channel, text: markdownToMrkdwn(message.content.text), ...(thread === undefined ? {} : { thread_ts: thread }) });
         if (typeof posted.ts !== "string") throw new SendError("unknown", "Slack answered chat.postMessage without a ts");
         return { messageId: posted.ts };
       }
@@ -83,6 +83,17 @@ export class SlackReplies {
 function targetOf(message: OutboundMessage): string {
   if (!TS.test(message.reply_to)) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Slack message ts`);
   return message.reply_to;
+}
+
+/**
+ * The thread a message goes to; refused without a call when `thread_id` is no ts (a cron job's
+ * typo): Slack would answer ok and show the reply nowhere.
+ */
+function threadOf(message: OutboundMessage): string | undefined {
+  const thread = message.channel.thread_id;
+  if (thread === undefined || thread === "") return undefined;
+  if (!TS.test(thread)) throw new SendError("rejected", `send: ${JSON.stringify(thread.slice(0, 40))} is not a Slack thread ts`);
+  return thread;
 }
 
 function methodOf(message: OutboundMessage): string {

@@ -53,13 +53,14 @@ describe("SlackPort: replies (§3.6)", () => {
     expect(fake.callsOf("reactions.add").map((call) => call.error)).toEqual([undefined, "already_reacted", undefined]);
   });
 
-  it("typing is done without a call; a topic or a target that is no ts is refused without one", async () => {
+  it("typing is done without a call; a topic, or a target or thread that is no ts, is refused without one", async () => {
     const { fake } = slack;
     const { general } = someConversations(fake);
     const { port } = portOf();
     await expect(port.send(message(general.id, "", { command: "typing" }))).resolves.toEqual({ messageId: "slack_done" });
     expect((await refusal(port.send(message(general.id, "topic", { command: "create_topic" })))).code).toBe("rejected");
     expect((await refusal(port.send(message(general.id, "x", { command: "edit_message", reply_to: "evt_1" })))).code).toBe("rejected");
+    expect((await refusal(port.send(message(general.id, "x", { channel: { id: general.id, thread_id: "general-thread" } })))).message).toBe('send: "general-thread" is not a Slack thread ts');
     expect(fake.calls).toEqual([]);
   });
 
