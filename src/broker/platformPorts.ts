@@ -4,6 +4,7 @@ import type { Logger } from "../log/logger.js";
 import type { Instruments } from "../metrics/instruments.js";
 import { nativePlatforms } from "../platforms/nativePlatforms.js";
 import type { PlatformPort } from "../platforms/platformPort.js";
+import { DiscordPort } from "../platforms/discord/index.js";
 import { TelegramPort } from "../platforms/telegram/index.js";
 
 export interface PlatformPortsOptions {
@@ -12,11 +13,15 @@ export interface PlatformPortsOptions {
   readonly metrics: Instruments | undefined;
 }
 
-/** An edge's platform ports, as the config names them: the OpenAB gateway's (`[gateway]`), Telegram's (`[telegram]`). */
+/** An edge's platform ports, as the config names them: the OpenAB gateway's (`[gateway]`), Telegram's (`[telegram]`), Discord's (`[discord]`), Slack's (`[slack]`). */
 export function platformPorts(config: Config, { logger, version, metrics }: PlatformPortsOptions): PlatformPort[] {
   const ports: PlatformPort[] = [];
   if (config.gateway !== undefined) ports.push(gatewayConnector(config.gateway, [...nativePlatforms(config).keys()], logger, version, metrics));
   if (config.telegram !== undefined) ports.push(new TelegramPort({ config: config.telegram, logger: logger.child({ port: "telegram" }) }));
+  if (config.discord !== undefined) {
+    // Upstream's notes of who took part in a thread last a session's life (`session_ttl_hours`).
+    ports.push(new DiscordPort({ config: config.discord, logger: logger.child({ port: "discord" }), speechToText: config.stt.enabled, memoryTtlMs: config.pool.session_ttl_hours * 3_600_000 }));
+  }
   return ports;
 }
 

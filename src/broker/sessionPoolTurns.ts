@@ -87,13 +87,15 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
 
 /**
  * Text turns stream under `[gateway] streaming` (every gateway platform that can edit, and one
- * with no hello, as upstream) or `[telegram] streaming` (Telegram, by its capabilities alone). The
- * latter is on by default (upstream's: it follows `rich_messages`), so it yields where a text
- * reply is asked to go out otherwise, as `[delivery.blocks]`; bubble modes never stream.
+ * with no hello, as upstream) or where a native platform streams by its capabilities: `[telegram]
+ * streaming` (on by default: upstream's follows `rich_messages`), `[discord]` (upstream always
+ * streams there), `[slack] streaming` (on by default). Native streaming yields where a text reply
+ * is asked to go out otherwise, as `[delivery.blocks]`; bubble modes never stream.
  */
 function streamingOf(config: Config): { streaming?: StreamingOptions } {
   const gateway = config.gateway?.streaming === true;
-  if (!gateway && (config.telegram?.streaming !== true || config.delivery.blocks.enabled)) return {};
+  const native = config.telegram?.streaming === true || config.discord !== undefined || config.slack?.streaming === true;
+  if (!gateway && (!native || config.delivery.blocks.enabled)) return {};
   return { streaming: { placeholder: config.gateway?.streaming_placeholder ?? true, withoutHello: gateway } };
 }
 

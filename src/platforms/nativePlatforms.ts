@@ -1,5 +1,7 @@
 import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import type { Config } from "../config/index.js";
+import { discordCapabilities } from "./discord/discordCapabilities.js";
+import { DISCORD } from "./discord/messageEvent.js";
 import { telegramCapabilities } from "./telegram/telegramCapabilities.js";
 import { TELEGRAM } from "./telegram/updateEvent.js";
 
@@ -11,5 +13,6 @@ import { TELEGRAM } from "./telegram/updateEvent.js";
 export function nativePlatforms(config: Config): Map<string, PlatformCapabilities> {
   const native = new Map<string, PlatformCapabilities>();
   if (config.telegram !== undefined) native.set(TELEGRAM, telegramCapabilities(config.telegram));
+  if (config.discord !== undefined) native.set(DISCORD, discordCapabilities());
   return native;
 }
