@@ -4,13 +4,16 @@ import type { Logger } from "../../log/logger.js";
 import { libraryLogger } from "./libraryLogger.js";
 import { failureDetail, isTokenRejected, slackApiFailure } from "./slackApiFailure.js";
 
-/** Reconnection delays: upstream's newer backoff, 1 s doubling to 30 s, back to the start once connected. */
+/** Reconnection delays: upstream's newer backoff, 1 s doubling to 30 s, back to the start after a connection that stayed up. */
 export interface SocketBackoff {
   readonly initialMs: number;
   readonly maxMs: number;
 }
 
 export const DEFAULT_SOCKET_BACKOFF: SocketBackoff = { initialMs: 1_000, maxMs: 30_000 };
+
+/** How long a connection must have stayed up for the next one to be opened at once (the gateway connector's rule). */
+const STABLE_CONNECTION_MS = 10_000;
 
 export interface SocketConnectionOptions {
   /** `xapp-…`: `apps.connections.open` takes only this token. */
@@ -103,14 +106,11 @@ export class SocketConnection {
     const { logger } = this.#options;
     let failures = 0;
     while (!signal.aborted) {
-      let connected = false;
+      let upMs: number | undefined;
       try {
         await this.#options.ready(signal);
         if (signal.aborted) break;
-        await this.#connectOnce(signal, () => {
-          connected = true;
-          failures = 0;
-        });
+        await this.#connectOnce(signal, (ms) => (upMs = ms));
       } catch (err) {
         if (signal.aborted) break;
         const failure = slackApiFailure(err);
@@ -118,14 +118,15 @@ export class SocketConnection {
         if (failures === 0 || isTokenRejected(failure)) logger.warn(fields, "slack socket not connected; trying again");
       }
       if (signal.aborted) break;
-      if (!connected) failures++;
-      const delay = connected ? 0 : Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** Math.max(0, failures - 1));
-      if (delay > 0) await sleep(delay, undefined, { signal }).catch(() => undefined);
+      // Only a connection that stayed up a while resets the backoff: one that Slack (or a proxy)
+      // accepts and closes at once is not reopened in a tight loop.
+      failures = upMs !== undefined && upMs >= STABLE_CONNECTION_MS ? 0 : failures + 1;
+      if (failures > 0) await sleep(Math.min(this.#backoff.maxMs, this.#backoff.initialMs * 2 ** (failures - 1)), undefined, { signal }).catch(() => undefined);
     }
   }
 
   /** One connection, from `apps.connections.open` to its close; resolves when it closed (or `signal` closed it). */
-  async #connectOnce(signal: AbortSignal, opened: () => void): Promise<void> {
+  async #connectOnce(signal: AbortSignal, closedAfter: (upMs: number) => void): Promise<void> {
     const { logger, appToken, apiRoot } = this.#options;
     const client = new GuardedSocketModeClient(
       {
@@ -145,10 +146,11 @@ export class SocketConnection {
       await client.start();
       // Stopped while connecting: the client may have opened after its disconnect was asked for.
       if (signal.aborted) return;
-      opened();
+      const since = Date.now();
       this.#options.state(true);
       logger.info({}, "slack socket connected");
       await closed;
+      closedAfter(Date.now() - since);
       if (!signal.aborted) logger.warn({ reason: "socket_closed" }, "slack socket closed; reconnecting");
     } finally {
       signal.removeEventListener("abort", onAbort);
