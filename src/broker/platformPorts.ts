@@ -5,6 +5,7 @@ import type { Instruments } from "../metrics/instruments.js";
 import { nativePlatforms } from "../platforms/nativePlatforms.js";
 import type { PlatformPort } from "../platforms/platformPort.js";
 import { DiscordPort } from "../platforms/discord/index.js";
+import { SlackPort } from "../platforms/slack/index.js";
 import { TelegramPort } from "../platforms/telegram/index.js";
 
 export interface PlatformPortsOptions {
@@ -18,11 +19,14 @@ export function platformPorts(config: Config, { logger, version, metrics }: Plat
   const ports: PlatformPort[] = [];
   if (config.gateway !== undefined) ports.push(gatewayConnector(config.gateway, [...nativePlatforms(config).keys()], logger, version, metrics));
   if (config.telegram !== undefined) ports.push(new TelegramPort({ config: config.telegram, logger: logger.child({ port: "telegram" }) }));
-  if (config.discord !== undefined) {
-    // Upstream's notes of who took part in a thread last a session's life (`session_ttl_hours`).
-    ports.push(new DiscordPort({ config: config.discord, logger: logger.child({ port: "discord" }), speechToText: config.stt.enabled, memoryTtlMs: config.pool.session_ttl_hours * 3_600_000 }));
-  }
+  if (config.discord !== undefined) ports.push(new DiscordPort({ config: config.discord, logger: logger.child({ port: "discord" }), speechToText: config.stt.enabled, memoryTtlMs: sessionTtlMs(config) }));
+  if (config.slack !== undefined) ports.push(new SlackPort({ config: config.slack, logger: logger.child({ port: "slack" }), speechToText: config.stt.enabled, memoryTtlMs: sessionTtlMs(config) }));
   return ports;
+}
+
+/** How long Discord's and Slack's notes of who took part in a thread last: a session's life (`session_ttl_hours`), as upstream. */
+function sessionTtlMs(config: Config): number {
+  return config.pool.session_ttl_hours * 3_600_000;
 }
 
 /** Every port's start-up checks (`PlatformPort.prepare`), together, before any of them is started. */

@@ -2,6 +2,8 @@ import type { PlatformCapabilities } from "../../operators/ingress/frames/helloF
 import type { Config } from "../config/index.js";
 import { discordCapabilities } from "./discord/discordCapabilities.js";
 import { DISCORD } from "./discord/messageEvent.js";
+import { slackCapabilities } from "./slack/slackCapabilities.js";
+import { SLACK } from "./slack/slackMessageEvent.js";
 import { telegramCapabilities } from "./telegram/telegramCapabilities.js";
 import { TELEGRAM } from "./telegram/updateEvent.js";
 
@@ -14,5 +16,6 @@ export function nativePlatforms(config: Config): Map<string, PlatformCapabilitie
   const native = new Map<string, PlatformCapabilities>();
   if (config.telegram !== undefined) native.set(TELEGRAM, telegramCapabilities(config.telegram));
   if (config.discord !== undefined) native.set(DISCORD, discordCapabilities());
+  if (config.slack !== undefined) native.set(SLACK, slackCapabilities(config.slack));
   return native;
 }
