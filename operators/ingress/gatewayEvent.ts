@@ -23,6 +23,12 @@ export interface GatewayEvent {
    * as group history for the conversation's next turn (`[inbound] history_limit`), never a turn.
    */
   readonly history?: true;
+  /**
+   * Set by a native adapter (Discord, Slack), never read from the wire: another bot takes part in
+   * this conversation, so a text reply is sent once rather than streamed in edits (upstream's
+   * `use_streaming(!other_bot_present)`: two bots editing placeholders in one thread interfere).
+   */
+  readonly other_bot_present?: true;
 }
 
 export interface GatewayChannel {

@@ -96,6 +96,21 @@ describe("Discord: replies", () => {
     expect(t.fake.botTexts(trigger.id)).toEqual([whole]);
   });
 
+  it("with another bot in the thread, a text reply is sent once, not streamed (upstream's per-thread rule)", async () => {
+    const { general, alice, otherBot } = someGuild(t.fake);
+    await start({}, { delivery: { mode: "text" }, reactions: { enabled: false } });
+    const trigger = t.fake.from(alice).message(general.id, mention("prose"));
+    expect(await until(() => t.fake.botTexts(trigger.id)[0] === "hey what's up", 15_000)).toBe(true);
+    // Another bot speaks in the thread (not a turn: allow_bot_messages is off, but it is noted).
+    t.fake.from(otherBot).message(trigger.id, "I am here too");
+    t.fake.from(alice).message(trigger.id, "text");
+    expect(await until(() => t.fake.botTexts(trigger.id)[1] === "plain text reply, one message", 15_000)).toBe(true);
+    const [first, second] = t.fake.shown(trigger.id).filter((m) => m.fromBot);
+    expect(first!.earlierContents).toEqual(["…"]);
+    expect(second!.earlierContents).toEqual([]);
+    expect(second!.edits).toBe(0);
+  });
+
   it("a 429 with retry_after 2 on the first bubble: it is sent again at least 2 s later, and all three arrive in order, none twice", async () => {
     const { general, alice } = someGuild(t.fake);
     const s = await start({}, { delivery: { mode: "structured", bubble_delay_ms: 0 }, reactions: { enabled: false } });

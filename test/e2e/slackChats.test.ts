@@ -93,6 +93,18 @@ describe("Slack: replies", () => {
     expect(await until(() => slack.fake.botTexts(general.id, { thread: bold.ts })[0] === "*done* and <https://x.y/z|docs>", 20_000)).toBe(true);
   });
 
+  it("with another bot in the thread, a text reply is sent once, not streamed (upstream's per-thread rule)", async () => {
+    const { general, alice, helper } = someConversations(slack.fake);
+    await start({}, { reactions: { enabled: false } });
+    const said = slack.fake.from(alice).message(general.id, "@turnstream prose");
+    expect(await until(() => slack.fake.botTexts(general.id, { thread: said.ts })[0] === "hey what's up", 15_000)).toBe(true);
+    // Another bot speaks in the thread (not a turn: allow_bot_messages is off, but it is noted).
+    slack.fake.from(helper).message(general.id, "I am here too", { thread_ts: said.ts });
+    slack.fake.from(alice).message(general.id, "text", { thread_ts: said.ts });
+    expect(await until(() => slack.fake.botTexts(general.id, { thread: said.ts })[1] === "plain text reply, one message", 15_000)).toBe(true);
+    expect(posts(said.ts).map((call) => call.params.text)).toEqual(["…", "plain text reply, one message"]);
+  });
+
   it("a rate-limited post with Retry-After 2 on the first bubble: sent again at least 2 s later, all three in order, none twice", async () => {
     const { general, alice } = someConversations(slack.fake);
     const s = await start({}, { delivery: { mode: "structured", bubble_delay_ms: 0 }, reactions: { enabled: false } });

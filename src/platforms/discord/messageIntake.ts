@@ -123,7 +123,9 @@ export class MessageIntake {
           await this.#quietly(() => this.#options.api.channels.addMessageReaction(key, message.id, NO_STT_REACTION), "no_stt_reaction");
         }
         if (this.#closed) return;
-        this.#options.emit(messageEvent(message, verdict.prompt, conversation, attachments));
+        const event = messageEvent(message, verdict.prompt, conversation, attachments);
+        // Upstream streams a thread's replies unless another bot is known there (§2.3 step 14).
+        this.#options.emit(verdict.otherBotPresent ? { ...event, other_bot_present: true } : event);
         return;
       }
     }

@@ -139,7 +139,9 @@ export class EventIntake {
       break;
     }
     const sender = event.user !== "" ? await this.#options.names.of(event.user) : event.username !== "" ? event.username : event.botId;
-    return slackEventOf(event, prompt, sender, await this.#attachments(event));
+    const accepted = slackEventOf(event, prompt, sender, await this.#attachments(event));
+    // Upstream streams a thread's replies unless another bot is known there (§3.4 step 7).
+    return threads.otherBotKnown(event.channel, thread) ? { ...accepted, other_bot_present: true } : accepted;
   }
 
   /**
