@@ -36,10 +36,10 @@ describe("redactUrlsIn", () => {
   });
 
   it("takes time linear in the text on inputs built to backtrack", () => {
-    // Least of three runs: a garbage collection in one run is not the algorithm.
+    // Least of five runs: a garbage collection in one run is not the algorithm.
     const timeOf = (text: string) =>
       Math.min(
-        ...[1, 2, 3].map(() => {
+        ...[1, 2, 3, 4, 5].map(() => {
           const start = performance.now();
           redactUrlsIn(text);
           redactUrl(text);
@@ -49,8 +49,10 @@ describe("redactUrlsIn", () => {
     for (const piece of ["?a", "://a", "a.", "?a=b&", "://@"]) {
       const small = Math.max(timeOf(piece.repeat(10_000)), 0.05);
       const big = timeOf(piece.repeat(100_000));
-      // 10× the input: a linear scan takes ~10×, a quadratic one ~100×. Generous for shared cores.
-      expect(big, piece).toBeLessThan(small * 40 + 20);
+      // 10× the input: a linear scan takes ~10×, a quadratic one ~100×. Generous for shared cores:
+      // "?a=b&" makes a replacement every 5 characters, and the collections its 100,000 strings
+      // cost took it to 46× once in a full run with other suites busy on both cores.
+      expect(big, piece).toBeLessThan(small * 60 + 20);
     }
   });
 });
