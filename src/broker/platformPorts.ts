@@ -2,11 +2,9 @@ import type { Config } from "../config/index.js";
 import { GatewayConnector } from "../gateway/connector.js";
 import type { Logger } from "../log/logger.js";
 import type { Instruments } from "../metrics/instruments.js";
+import { DeferredPort } from "../platforms/deferredPort.js";
 import { nativePlatforms } from "../platforms/nativePlatforms.js";
 import type { PlatformPort } from "../platforms/platformPort.js";
-import { DiscordPort } from "../platforms/discord/index.js";
-import { SlackPort } from "../platforms/slack/index.js";
-import { TelegramPort } from "../platforms/telegram/index.js";
 
 export interface PlatformPortsOptions {
   readonly logger: Logger;
@@ -14,14 +12,28 @@ export interface PlatformPortsOptions {
   readonly metrics: Instruments | undefined;
 }
 
-/** An edge's platform ports, as the config names them: the OpenAB gateway's (`[gateway]`), Telegram's (`[telegram]`), Discord's (`[discord]`), Slack's (`[slack]`). */
+/**
+ * An edge's platform ports, as the config names them: the OpenAB gateway's (`[gateway]`), and
+ * Telegram's, Discord's and Slack's (`[telegram]`, `[discord]`, `[slack]`), each a `DeferredPort`
+ * whose adapter (and platform SDK) is imported only when the broker prepares it.
+ */
 export function platformPorts(config: Config, { logger, version, metrics }: PlatformPortsOptions): PlatformPort[] {
+  const native = nativePlatforms(config);
   const ports: PlatformPort[] = [];
-  if (config.gateway !== undefined) ports.push(gatewayConnector(config.gateway, [...nativePlatforms(config).keys()], logger, version, metrics));
-  if (config.telegram !== undefined) ports.push(new TelegramPort({ config: config.telegram, logger: logger.child({ port: "telegram" }) }));
-  if (config.discord !== undefined) ports.push(new DiscordPort({ config: config.discord, logger: logger.child({ port: "discord" }), speechToText: config.stt.enabled, memoryTtlMs: sessionTtlMs(config) }));
-  if (config.slack !== undefined) ports.push(new SlackPort({ config: config.slack, logger: logger.child({ port: "slack" }), speechToText: config.stt.enabled, memoryTtlMs: sessionTtlMs(config) }));
+  if (config.gateway !== undefined) ports.push(gatewayConnector(config.gateway, [...native.keys()], logger, version, metrics));
+  for (const [name, capabilities] of native) ports.push(new DeferredPort({ name, capabilities, load: () => loadAdapter(name, config, logger.child({ port: name })) }));
   return ports;
+}
+
+/** The adapter of a native platform the config names, its module (and the platform's SDK) imported now. */
+async function loadAdapter(name: string, config: Config, logger: Logger): Promise<PlatformPort> {
+  const { telegram, discord, slack } = config;
+  // Both keep notes of who took part in a thread; upstream drops them after a session's life.
+  const shared = { logger, speechToText: config.stt.enabled, memoryTtlMs: sessionTtlMs(config) };
+  if (name === "telegram" && telegram !== undefined) return new (await import("../platforms/telegram/index.js")).TelegramPort({ config: telegram, logger });
+  if (name === "discord" && discord !== undefined) return new (await import("../platforms/discord/index.js")).DiscordPort({ config: discord, ...shared });
+  if (name === "slack" && slack !== undefined) return new (await import("../platforms/slack/index.js")).SlackPort({ config: slack, ...shared });
+  throw new Error(`no native adapter for ${name}`);
 }
 
 /** How long Discord's and Slack's notes of who took part in a thread last: a session's life (`session_ttl_hours`), as upstream. */
