@@ -95,6 +95,12 @@ export class DiscordPort implements PlatformPort {
   readonly #connected = new BehaviorSubject(false);
   readonly #sessions = new Map<number, SessionInfo>();
   #botId: string | undefined;
+  /**
+   * What `connected` shows: while this edge receives, whether its gateway session is up (READY or
+   * RESUMED, and not closed since); otherwise whether the bot answered a REST call (its sends can go out).
+   */
+  #reachable = false;
+  #gatewayUp = false;
   /** While receiving: how to stop, and the connection under way. */
   #receiving: { readonly stop: AbortController; readonly connected: Promise<void> } | undefined;
   /** Discord closed the gateway for good (token refused, intent not enabled): not tried again until the next start. */
@@ -147,7 +153,11 @@ export class DiscordPort implements PlatformPort {
       buildIdentifyThrottler: async () => identifyThrottle(options.identifyIntervalMs ?? 5_000),
     });
     this.#gateway.on(WebSocketShardEvents.Error, (error) => this.#gatewayError(error));
-    this.#gateway.on(WebSocketShardEvents.Closed, (code) => this.#logger.info({ reason: "gateway_closed", code }, "discord gateway connection closed"));
+    this.#gateway.on(WebSocketShardEvents.Closed, (code) => {
+      this.#logger.info({ reason: "gateway_closed", code }, "discord gateway connection closed");
+      this.#gatewayShown(false);
+    });
+    this.#gateway.on(WebSocketShardEvents.Resumed, () => this.#gatewayShown(true));
     const client = new Client({ rest: this.#reader, gateway: this.#gateway });
     client.on(GatewayDispatchEvents.Ready, ({ data }) => void this.#ready(data));
     client.on(GatewayDispatchEvents.MessageCreate, ({ data }) => void this.#intake.take(data));
@@ -228,6 +238,19 @@ export class DiscordPort implements PlatformPort {
     const stop = new AbortController();
     this.#fatalClose = false;
     this.#receiving = { stop, connected: this.#connectUntilDone(stop.signal) };
+    this.#gatewayShown(false);
+  }
+
+  /** The gateway session went up or down; `connected` follows it while this edge receives. */
+  #gatewayShown(up: boolean): void {
+    this.#gatewayUp = up;
+    this.#show();
+  }
+
+  #show(): void {
+    if (this.#closed) return;
+    const up = this.#receiving === undefined ? this.#reachable : this.#gatewayUp;
+    if (up !== this.#connected.value) this.#connected.next(up);
   }
 
   /** Connects, trying again with a growing pause (1 s to 60 s) until it does, the token is refused, or the receiver stops. */
@@ -260,6 +283,8 @@ export class DiscordPort implements PlatformPort {
     // Messages already taken finish on their own (their events are still this bot's to queue).
     this.#stopping = receiving.connected.then(() => Promise.resolve(this.#gateway.destroy({ reason: "receiver stopped" }))).catch(() => undefined);
     await this.#stopping;
+    this.#gatewayUp = false;
+    this.#show();
     this.#logger.info({ reason: "receiver_stopped" }, "discord gateway disconnected");
   }
 
@@ -267,13 +292,15 @@ export class DiscordPort implements PlatformPort {
     if (this.#botId !== undefined) return;
     const me = await this.#api.users.getCurrent({ signal });
     this.#botId = me.id;
-    if (!this.#closed && !this.#connected.value) this.#connected.next(true);
+    this.#reachable = true;
+    this.#show();
     this.#logger.info({ bot: me.username, botId: me.id }, "discord bot identified");
   }
 
   async #ready(data: GatewayReadyDispatchData): Promise<void> {
     this.#botId = data.user.id;
-    if (!this.#closed && !this.#connected.value) this.#connected.next(true);
+    this.#reachable = true;
+    this.#gatewayShown(true);
     this.#logger.info({ user: data.user.username, botId: data.user.id, guilds: data.guilds.length }, "discord bot connected");
     await this.#slash.register(data.application.id, data.guilds.map((guild) => guild.id));
   }

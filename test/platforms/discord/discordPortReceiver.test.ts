@@ -27,6 +27,23 @@ describe("DiscordPort: receiver, start-up, slash commands", () => {
     expect(t.events.map((event) => event.content.text)).toEqual(["after the restart"]);
   });
 
+  it("connected follows the gateway session while receiving (down when Discord drops it, up once resumed); standing by, the bot being reachable", async () => {
+    const port = await t.open({}, { start: false });
+    const shown: boolean[] = [];
+    port.connected.subscribe((up) => shown.push(up));
+    port.start({ receive: false });
+    await until(() => port.isConnected);
+    port.receiver.startReceiving();
+    await until(() => t.fake.gateway.liveSessions === 1 && port.isConnected);
+    for (const connection of t.fake.gateway.server.open) connection.drop();
+    await until(() => !port.isConnected);
+    await until(() => port.isConnected && t.fake.gateway.liveSessions === 1, 15_000);
+    await port.receiver.stopReceiving(0);
+    expect(port.isConnected).toBe(true);
+    // Standing by: reachable. Receiving: down until READY, up, down when dropped, up once resumed.
+    expect(shown).toEqual([false, true, false, true, false, true]);
+  });
+
   it("prepare refuses a token Discord rejects with upstream's line, as a ConfigError on discord.bot_token", async () => {
     t.fake.revokeToken();
     const port = await t.open({}, { start: false });
