@@ -70,9 +70,13 @@ describe("[discord]: OpenAB's keys and defaults (§2.1)", () => {
     expect(discord({ bot_token: TOKEN, allow_bot_messages: true }).allow_bot_messages).toBe("all");
   });
 
-  it("requires bot_token", () => {
+  it("requires bot_token, shaped as Discord's (its first part the bot's id, which names its receiver lease), never quoted", () => {
     expect(problems({}).map((problem) => problem.path)).toEqual(["bot_token"]);
     expect(problems({ bot_token: "" }).map((problem) => problem.path)).toEqual(["bot_token"]);
+    for (const token of ["not-a-token", "bm9wZQ.GkT3xq.secret-part", "MTMxMTExMTExMTExMTExMTExMQ..secret-part"]) {
+      const [problem] = problems({ bot_token: token });
+      expect(problem).toEqual({ path: "bot_token", message: "is not a Discord bot token (value hidden); expected a bot token as the Developer Portal gives it: three dot-separated parts, the first the bot's id in base64" });
+    }
   });
 
   it("refuses an unknown key, batched mode and a zero buffer", () => {

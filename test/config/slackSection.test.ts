@@ -80,12 +80,16 @@ max_bot_turns = 20
   it("needs both tokens, each of its kind, and never quotes them", () => {
     expect(problems({})).toEqual([
       'slack.bot_token: required; expected a Bot User OAuth token starting with "xoxb-"',
-      'slack.app_token: required; expected an app-level token with connections:write starting with "xapp-"',
+      'slack.app_token: required; expected an app-level token with connections:write shaped "xapp-<n>-<app id>-…"',
     ]);
     const swapped = problems({ bot_token: APP, app_token: BOT });
     expect(swapped).toEqual([
       'slack.bot_token: is not a Bot User OAuth token (value hidden); expected a Bot User OAuth token starting with "xoxb-"',
-      'slack.app_token: is not an app-level token with connections:write (value hidden); expected an app-level token with connections:write starting with "xapp-"',
+      'slack.app_token: is not an app-level token with connections:write (value hidden); expected an app-level token with connections:write shaped "xapp-<n>-<app id>-…"',
+    ]);
+    // Its app id names the app's receiver lease: a token without one is refused, never quoted.
+    expect(problems({ bot_token: BOT, app_token: "xapp-not-an-app-token" })).toEqual([
+      'slack.app_token: is not an app-level token with connections:write (value hidden); expected an app-level token with connections:write shaped "xapp-<n>-<app id>-…"',
     ]);
     expect(swapped.join("\n")).not.toContain("SecretPart");
     expect(problems({ bot_token: "", app_token: APP })).toEqual(['slack.bot_token: is empty (an unset ${VAR}?); expected a Bot User OAuth token starting with "xoxb-"']);

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { httpUrl, nonEmptyString, stringList } from "../fields.js";
+import { expecting } from "../problems/expected.js";
 import { chatGateKeys, resolveAllowAll, type ChatGates } from "./chatGates.js";
 
 /**
@@ -60,8 +61,29 @@ export function parseIdList(entries: readonly string[], label: string): { readon
   return { ids, dropped };
 }
 
+/**
+ * The bot's user id from its token, or `undefined` for a string not shaped as a bot token: a
+ * Discord bot token's first dot-separated part is the bot's id in base64 (public: the bot's user
+ * id, which names its receiver lease); the rest is the secret.
+ */
+export function discordBotIdOf(token: string): string | undefined {
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts.some((part) => part === "")) return undefined;
+  const id = Buffer.from(parts[0] ?? "", "base64").toString("utf8");
+  return /^\d{15,20}$/.test(id) ? id : undefined;
+}
+
+/** `bot_token`: shaped as Discord's (three parts, the first the bot's id in base64); its problems quote nothing of it. */
+function botToken() {
+  const expected = "a bot token as the Developer Portal gives it: three dot-separated parts, the first the bot's id in base64";
+  const schema = nonEmptyString().superRefine((value, ctx) => {
+    if (value !== "" && discordBotIdOf(value) === undefined) ctx.addIssue({ code: "custom", message: `is not a Discord bot token (value hidden); expected ${expected}`, input: value, params: { valueFree: true } });
+  });
+  return expecting(schema, expected);
+}
+
 const discordKeys = z.strictObject({
-  bot_token: nonEmptyString(),
+  bot_token: botToken(),
   allowed_channels: stringList().default(() => []),
   allowed_users: stringList().default(() => []),
   allowed_role_ids: stringList().default(() => []),

@@ -40,19 +40,27 @@ export interface SlackConfig extends ChatGates {
  * A token of one kind: the prefix Slack gives it, then no spaces (a pasted newline is a mistake, not
  * a token). Its problems quote nothing of the value (`valueFree`), so they read the same masked or not.
  */
-function token(prefix: "xoxb-" | "xapp-", what: string) {
-  const expected = `${what} starting with "${prefix}"`;
+function token(prefix: "xoxb-" | "xapp-", what: string, shape: { readonly says: string; readonly holds: (value: string) => boolean } = { says: `starting with "${prefix}"`, holds: () => true }) {
+  const expected = `${what} ${shape.says}`;
   const schema = z.string().superRefine((value, ctx) => {
     const refuse = (message: string) => ctx.addIssue({ code: "custom", message, input: value, params: { valueFree: true } });
     if (value === "") refuse(`is empty (an unset \${VAR}?); expected ${expected}`);
-    else if (!value.startsWith(prefix) || /\s/.test(value)) refuse(`is not ${what} (value hidden); expected ${expected}`);
+    else if (!value.startsWith(prefix) || /\s/.test(value) || !shape.holds(value)) refuse(`is not ${what} (value hidden); expected ${expected}`);
   });
   return expecting(schema, expected);
 }
 
+/**
+ * The app's id from its app-level token (`xapp-1-A0123ABC-…`), or `undefined` for one not shaped
+ * so: public, the app's own id in Slack, which names its receiver lease.
+ */
+export function slackAppIdOf(appToken: string): string | undefined {
+  return /^xapp-\d+-([A-Z0-9]+)-\S/.exec(appToken)?.[1];
+}
+
 const slackKeys = z.strictObject({
   bot_token: token("xoxb-", "a Bot User OAuth token"),
-  app_token: token("xapp-", "an app-level token with connections:write"),
+  app_token: token("xapp-", "an app-level token with connections:write", { says: 'shaped "xapp-<n>-<app id>-…"', holds: (value) => slackAppIdOf(value) !== undefined }),
   allowed_channels: stringList().default(() => []),
   allowed_users: stringList().default(() => []),
   ...chatGateKeys,

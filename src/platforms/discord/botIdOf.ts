@@ -1,9 +1,9 @@
+import { discordBotIdOf } from "../../config/sections/discord.js";
+
 /**
- * The bot's user id from its token: a Discord bot token's first dot-separated part is the bot's id
- * in base64 (public: it is the bot's user id); the rest is the secret. `"0"` for a token not shaped so.
+ * The bot's user id from its token (public: the bot's user id; the rest of the token is the
+ * secret). `"0"` for a token not shaped so, which `[discord]` refuses at start-up.
  */
 export function botIdOf(token: string): string {
-  const head = token.split(".", 1)[0] ?? "";
-  const id = Buffer.from(head, "base64").toString("utf8");
-  return /^\d{1,20}$/.test(id) ? id : "0";
+  return discordBotIdOf(token) ?? "0";
 }

@@ -4,7 +4,7 @@ import { BehaviorSubject, Subject, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
-import type { SlackConfig } from "../../config/sections/slack.js";
+import { slackAppIdOf, type SlackConfig } from "../../config/sections/slack.js";
 import type { Logger } from "../../log/logger.js";
 import { charsPerMessage } from "../charsPerMessage.js";
 import type { IngressRules, PlatformPort, SoleReceiver } from "../platformPort.js";
@@ -115,7 +115,7 @@ export class SlackPort implements PlatformPort {
       callTimeoutMs,
     });
     this.receiver = {
-      key: `${SLACK}.${appIdOf(config.app_token)}`,
+      key: `${SLACK}.${slackAppIdOf(config.app_token) ?? "app"}`,
       startReceiving: () => {
         if (this.#stop.signal.aborted) return;
         this.#receiving = true;
@@ -216,7 +216,3 @@ export class SlackPort implements PlatformPort {
   }
 }
 
-/** The app's id from its app-level token (`xapp-1-A0123ABC-…`): public, the app's own name in Slack. */
-function appIdOf(appToken: string): string {
-  return /^xapp-\d+-([A-Z0-9]+)-/.exec(appToken)?.[1] ?? "app";
-}
