@@ -39,7 +39,13 @@ describe("docs/platforms.md", () => {
   it("every config on the page loads; the webhook example is a webhook", () => {
     const blocks = tomlBlocks();
     expect(blocks.length).toBeGreaterThanOrEqual(2);
-    const env = { TELEGRAM_BOT_TOKEN: token, TELEGRAM_SECRET_TOKEN: "s3cret_token" };
+    const env = {
+      TELEGRAM_BOT_TOKEN: token,
+      TELEGRAM_SECRET_TOKEN: "s3cret_token",
+      DISCORD_BOT_TOKEN: "MTIwMDAwMDAwMDAwMDAwMDAwMw.GkT3xq.the-secret-part",
+      SLACK_BOT_TOKEN: "xoxb-1-2-the-secret-part",
+      SLACK_APP_TOKEN: "xapp-1-A0123ABC-1-the-secret-part",
+    };
     const configs = blocks.map((toml) => parseConfigText(toml, { env }));
     expect(configs.some((config) => config.telegram?.mode === "webhook" && config.telegram.webhook_url !== undefined)).toBe(true);
   });
