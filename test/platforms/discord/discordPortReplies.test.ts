@@ -29,6 +29,15 @@ describe("DiscordPort: replies", () => {
     throw new Error("the send was accepted");
   }
 
+  it("an agent's @everyone and @here do not ping: sends and edits let Discord parse user and role mentions only", async () => {
+    const c = await conversation();
+    const sent = await t.port.send(c.reply("@everyone @here look", { reply_to: "" }), { wantAck: true });
+    await t.port.send(c.reply("@everyone still not", { command: "edit_message", reply_to: sent.messageId }), { wantAck: true });
+    const writes = [...t.fake.callsOf("createMessage"), ...t.fake.callsOf("editMessage")].filter((call) => call.params["channel.id"] === c.thread);
+    expect(writes).toHaveLength(2);
+    for (const call of writes) expect((call.body as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: ["users", "roles"] });
+  });
+
   it("send, edit and delete land in the thread as Discord shows them, acked with message ids", async () => {
     const c = await conversation();
     const sent = await t.port.send(c.reply("…", { reply_to: "" }), { wantAck: true });
