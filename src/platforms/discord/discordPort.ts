@@ -3,7 +3,6 @@ import {
   ApplicationCommandType,
   Client,
   GatewayDispatchEvents,
-  GatewayIntentBits,
   InteractionType,
   MessageFlags,
   type APIChatInputApplicationCommandInteraction,
@@ -11,8 +10,6 @@ import {
   type GatewayReadyDispatchData,
 } from "@discordjs/core";
 import { DiscordAPIError, type REST } from "@discordjs/rest";
-import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from "@discordjs/ws";
-import { setTimeout as sleep } from "node:timers/promises";
 import { BehaviorSubject, Subject, type Observable } from "rxjs";
 import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
@@ -32,15 +29,12 @@ import { DiscordReplies } from "./discordReplies.js";
 import { readerRest, replyRest, stopRest } from "./discordRest.js";
 import { DiscordTokenRejectedError } from "./discordTokenRejectedError.js";
 import { ExpiringCache } from "./expiringCache.js";
-import { identifyThrottle } from "./identifyThrottle.js";
+import { GatewaySession } from "./gatewaySession.js";
 import { DISCORD } from "./messageEvent.js";
 import { MessageIntake } from "./messageIntake.js";
 import type { MessageGates } from "./messageVerdict.js";
 import { ParticipationCheck } from "./participationCheck.js";
 import { SlashIntake } from "./slashIntake.js";
-
-/** What the adapter identifies with (§2.2): guild and DM messages, their content, guilds (channels and threads). */
-export const DISCORD_INTENTS = GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.DirectMessages | GatewayIntentBits.MessageContent;
 
 export interface DiscordPortOptions {
   readonly config: DiscordConfig;
@@ -86,14 +80,13 @@ export class DiscordPort implements PlatformPort {
   readonly #reader: REST;
   readonly #writer: REST;
   readonly #api: API;
-  readonly #gateway: WebSocketManager;
+  readonly #gateway: GatewaySession;
   readonly #replies: DiscordReplies;
   readonly #intake: MessageIntake;
   readonly #slash: SlashIntake;
   readonly #capabilities = discordCapabilities();
   readonly #events = new Subject<GatewayEvent>();
   readonly #connected = new BehaviorSubject(false);
-  readonly #sessions = new Map<number, SessionInfo>();
   #botId: string | undefined;
   /**
    * What `connected` shows: while this edge receives, whether its gateway session is up (READY or
@@ -101,12 +94,6 @@ export class DiscordPort implements PlatformPort {
    */
   #reachable = false;
   #gatewayUp = false;
-  /** While receiving: how to stop, and the connection under way. */
-  #receiving: { readonly stop: AbortController; readonly connected: Promise<void> } | undefined;
-  /** Discord closed the gateway for good (token refused, intent not enabled): not tried again until the next start. */
-  #fatalClose = false;
-  /** The last stop's gateway teardown, which a new start waits out. */
-  #stopping: Promise<void> | undefined;
   #closed = false;
 
   constructor(options: DiscordPortOptions) {
@@ -143,22 +130,17 @@ export class DiscordPort implements PlatformPort {
       emit,
     });
     this.#slash = new SlashIntake({ api: this.#api, logger, gates, channels, botId: () => this.#botId, emit });
-    this.#gateway = new WebSocketManager({
+    this.#gateway = new GatewaySession({
       token: config.bot_token,
-      intents: DISCORD_INTENTS,
       rest: this.#reader,
-      // This port's own session store: @discordjs/ws's default is shared by every manager in the process.
-      retrieveSessionInfo: (shardId) => this.#sessions.get(shardId) ?? null,
-      updateSessionInfo: (shardId, info) => void (info === null ? this.#sessions.delete(shardId) : this.#sessions.set(shardId, info)),
-      buildIdentifyThrottler: async () => identifyThrottle(options.identifyIntervalMs ?? 5_000),
+      logger,
+      identifyIntervalMs: options.identifyIntervalMs ?? 5_000,
+      shown: (up) => {
+        this.#gatewayUp = up;
+        this.#show();
+      },
     });
-    this.#gateway.on(WebSocketShardEvents.Error, (error) => this.#gatewayError(error));
-    this.#gateway.on(WebSocketShardEvents.Closed, (code) => {
-      this.#logger.info({ reason: "gateway_closed", code }, "discord gateway connection closed");
-      this.#gatewayShown(false);
-    });
-    this.#gateway.on(WebSocketShardEvents.Resumed, () => this.#gatewayShown(true));
-    const client = new Client({ rest: this.#reader, gateway: this.#gateway });
+    const client = new Client({ rest: this.#reader, gateway: this.#gateway.manager });
     client.on(GatewayDispatchEvents.Ready, ({ data }) => void this.#ready(data));
     client.on(GatewayDispatchEvents.MessageCreate, ({ data }) => void this.#intake.take(data));
     client.on(GatewayDispatchEvents.InteractionCreate, ({ data }) => void this.#interaction(data));
@@ -233,59 +215,23 @@ export class DiscordPort implements PlatformPort {
   }
 
   #startReceiving(): void {
-    if (this.#closed || this.#receiving !== undefined) return;
+    if (this.#closed || this.#gateway.running) return;
     this.#logger.info({ allowAllChannels: this.#config.allow_all_channels, allowAllUsers: this.#config.allow_all_users, channels: this.#config.allowed_channels.length, users: this.#config.allowed_users.length, allowBotMessages: this.#config.allow_bot_messages, allowUserMessages: this.#config.allow_user_messages, allowDm: this.#config.allow_dm }, "discord gateway connecting");
-    const stop = new AbortController();
-    this.#fatalClose = false;
-    this.#receiving = { stop, connected: this.#connectUntilDone(stop.signal) };
-    this.#gatewayShown(false);
+    this.#gateway.start();
   }
 
-  /** The gateway session went up or down; `connected` follows it while this edge receives. */
-  #gatewayShown(up: boolean): void {
-    this.#gatewayUp = up;
+  /** Messages already taken finish on their own (their events are still this bot's to queue). */
+  async #stopReceiving(): Promise<void> {
+    if (!this.#gateway.running) return;
+    await this.#gateway.stop();
     this.#show();
+    this.#logger.info({ reason: "receiver_stopped" }, "discord gateway disconnected");
   }
 
   #show(): void {
     if (this.#closed) return;
-    const up = this.#receiving === undefined ? this.#reachable : this.#gatewayUp;
+    const up = this.#gateway.running ? this.#gatewayUp : this.#reachable;
     if (up !== this.#connected.value) this.#connected.next(up);
-  }
-
-  /** Connects, trying again with a growing pause (1 s to 60 s) until it does, the token is refused, or the receiver stops. */
-  async #connectUntilDone(signal: AbortSignal): Promise<void> {
-    await this.#stopping;
-    let pauseMs = 1_000;
-    while (!signal.aborted) {
-      try {
-        await this.#gateway.connect();
-        return;
-      } catch (err) {
-        if (err instanceof DiscordAPIError && err.status === 401) {
-          this.#logger.error({ reason: "token_rejected" }, "Discord rejected bot token. Verify your bot_token in config.toml is correct and has not been reset.");
-          return;
-        }
-        // Logged when Discord closed it (`#gatewayError`); trying again would be refused the same way.
-        if (this.#fatalClose) return;
-        this.#logger.warn({ reason: "connect_failed", error: (err as Error).message, retryInMs: pauseMs }, "discord gateway connection failed");
-        await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
-        pauseMs = Math.min(pauseMs * 2, 60_000);
-      }
-    }
-  }
-
-  async #stopReceiving(): Promise<void> {
-    const receiving = this.#receiving;
-    if (receiving === undefined) return;
-    this.#receiving = undefined;
-    receiving.stop.abort();
-    // Messages already taken finish on their own (their events are still this bot's to queue).
-    this.#stopping = receiving.connected.then(() => Promise.resolve(this.#gateway.destroy({ reason: "receiver stopped" }))).catch(() => undefined);
-    await this.#stopping;
-    this.#gatewayUp = false;
-    this.#show();
-    this.#logger.info({ reason: "receiver_stopped" }, "discord gateway disconnected");
   }
 
   async #identify(signal: AbortSignal): Promise<void> {
@@ -300,7 +246,6 @@ export class DiscordPort implements PlatformPort {
   async #ready(data: GatewayReadyDispatchData): Promise<void> {
     this.#botId = data.user.id;
     this.#reachable = true;
-    this.#gatewayShown(true);
     this.#logger.info({ user: data.user.username, botId: data.user.id, guilds: data.guilds.length }, "discord bot connected");
     await this.#slash.register(data.application.id, data.guilds.map((guild) => guild.id));
   }
@@ -312,19 +257,6 @@ export class DiscordPort implements PlatformPort {
     }
     if (interaction.type === InteractionType.ApplicationCommandAutocomplete || interaction.type === InteractionType.Ping) return;
     await this.#api.interactions.reply(interaction.id, interaction.token, { content: "⚠️ Not available here.", flags: MessageFlags.Ephemeral }).catch(() => undefined);
-  }
-
-  #gatewayError(error: Error): void {
-    // @discordjs/ws names the fatal closes only in its messages (it then stops: no reconnect).
-    if (/disallowed intents/i.test(error.message)) {
-      this.#fatalClose = true;
-      this.#logger.error({ reason: "disallowed_intents" }, "Discord rejected privileged intents. Enable MESSAGE CONTENT INTENT at: https://discord.com/developers/applications → Bot → Privileged Gateway Intents");
-    } else if (/authentication failed/i.test(error.message)) {
-      this.#fatalClose = true;
-      this.#logger.error({ reason: "token_rejected" }, "Discord rejected bot token. Verify your bot_token in config.toml is correct and has not been reset.");
-    } else {
-      this.#logger.warn({ reason: "gateway_error", error: error.message }, "discord gateway error");
-    }
   }
 }
 
