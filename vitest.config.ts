@@ -37,10 +37,11 @@ export default defineConfig({
     // Suites that spawn processes or sockets share two noisy cores: give hooks room, keep tests bounded.
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // Four files at a time on 2 cores: most suites wait on sockets, child processes and nats-server
-    // rather than compute (two workers kept the CPU 90% busy out of 200%, four 143%, and the suite
-    // took 5 min instead of 8). TEST_WORKERS overrides it (docs/testing.md).
-    maxWorkers: Number(process.env.TEST_WORKERS ?? 4),
+    // Five files at a time on 2 cores: most suites wait on sockets, child processes and nats-server
+    // rather than compute (two workers kept the CPU 90% busy out of 200%, four 136%; a fresh
+    // clone's npm test took 5 min 44 s with four, 4 min 53 s with five, 4 min 38 s with six, where
+    // timing-bound suites began to feel the load). TEST_WORKERS overrides it (docs/testing.md).
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 5),
     projects: [
       {
         extends: true,
