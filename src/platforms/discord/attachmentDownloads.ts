@@ -1,8 +1,8 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../../log/logger.js";
-import { sizeExceeded, type AttachmentItem, type PlannedDownload } from "./attachmentPlan.js";
+import { readAtMost, type DownloadFailure } from "../boundedDownload.js";
+import type { AttachmentItem, PlannedDownload } from "./attachmentPlan.js";
 
-type DownloadFailure = { readonly reason: "download_failed" | "size_exceeded" | "timeout"; readonly status: string };
 
 /**
  * A message's attachments fetched from their CDN URLs (signed, public for their lifetime: no token
@@ -37,22 +37,7 @@ export class AttachmentDownloads {
       await response.body?.cancel();
       return { reason: "download_failed", status: `download failed: HTTP ${response.status}` };
     }
-    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-    if (declared > file.maxBytes) {
-      await response.body?.cancel();
-      return { reason: "size_exceeded", status: sizeExceeded(declared, file.maxBytes) };
-    }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for await (const chunk of response.body ?? []) {
-      total += chunk.length;
-      if (total > file.maxBytes) {
-        await response.body?.cancel().catch(() => undefined);
-        return { reason: "size_exceeded", status: sizeExceeded(total, file.maxBytes) };
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks);
+    return readAtMost(response, file.maxBytes);
   }
 }
 

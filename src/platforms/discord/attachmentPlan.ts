@@ -1,6 +1,7 @@
 import type { APIAttachment } from "@discordjs/core";
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { formatAttachmentSize } from "../../../operators/ingress/prompt/attachmentBlock.js";
+import { sizeExceeded } from "../boundedDownload.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
 
 /** Upstream's limits for one message's attachments (§2.7). */
@@ -78,6 +79,3 @@ function rejected(attachment: APIAttachment, type: string, mime: string, status:
   return { kind: "rejected", attachment: { type, filename: attachment.filename, mime_type: mime, data: "", size: attachment.size, status } };
 }
 
-export function sizeExceeded(size: number, maxBytes: number): string {
-  return `size exceeded: ${formatAttachmentSize(size)} exceeds ${formatAttachmentSize(maxBytes)}`;
-}

@@ -1,4 +1,5 @@
 import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
+import { nativeCapabilities } from "../nativeCapabilities.js";
 
 /** Discord's limit on a message's content, in characters. */
 export const DISCORD_MESSAGE_LIMIT = 2000;
@@ -10,22 +11,5 @@ export const DISCORD_MESSAGE_LIMIT = 2000;
  * stream by editing one message (OpenAB streams on Discord), opening with the `…` placeholder.
  */
 export function discordCapabilities(): PlatformCapabilities {
-  return {
-    sendAck: true,
-    editAck: true,
-    deleteAck: true,
-    supportsTargetMessageId: true,
-    supportsReactions: true,
-    supportsAttachmentMaterialization: false,
-    supportsConversationRegistry: false,
-    supportsPersistentConversationSend: false,
-    canEdit: true,
-    canDelete: true,
-    streamingMode: "edit",
-    showStreamingPlaceholder: true,
-    messageLimit: DISCORD_MESSAGE_LIMIT,
-    messageLimitUnit: "characters",
-    statusBackend: "reactions",
-    typingIndicator: true,
-  };
+  return nativeCapabilities({ messageLimit: DISCORD_MESSAGE_LIMIT, streaming: true, typing: true });
 }

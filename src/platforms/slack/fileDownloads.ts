@@ -1,6 +1,6 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../../log/logger.js";
-import { sizeExceeded } from "../telegram/messageMedia.js";
+import { readAtMost, type DownloadFailure } from "../boundedDownload.js";
 import type { PlannedFile } from "./messageFiles.js";
 
 export interface FileDownloadsOptions {
@@ -14,7 +14,7 @@ export interface FileDownloadsOptions {
 }
 
 /** Why a file did not arrive (its attachment's status says it to the agent). */
-type DownloadFailure = { readonly reason: "download_failed" | "size_exceeded" | "timeout" | "untrusted_host"; readonly status: string };
+type SlackDownloadFailure = DownloadFailure<"untrusted_host">;
 
 /**
  * A message's files fetched as Slack serves them to a bot (§3.4 step 5): a GET of the file's
@@ -44,7 +44,7 @@ export class FileDownloads {
     return { ...base, data: "", status: fetched.status };
   }
 
-  async #fetch(file: PlannedFile): Promise<Buffer | DownloadFailure> {
+  async #fetch(file: PlannedFile): Promise<Buffer | SlackDownloadFailure> {
     if (!this.#trusted(file.url)) return { reason: "untrusted_host", status: "download failed: the file is not on Slack" };
     // A redirect is followed; fetch drops the authorization header when it leads to another origin.
     const response = await fetch(file.url, { headers: { authorization: `Bearer ${this.#options.token}` }, signal: AbortSignal.timeout(this.#options.timeoutMs) });
@@ -70,28 +70,9 @@ export class FileDownloads {
   }
 }
 
-/** The body, or "size exceeded" as soon as it passes `maxBytes` (the rest is not read). */
-async function readAtMost(response: Response, maxBytes: number): Promise<Buffer | DownloadFailure> {
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    return { reason: "size_exceeded", status: sizeExceeded(declared, maxBytes) };
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body ?? []) {
-    total += chunk.length;
-    if (total > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      return { reason: "size_exceeded", status: sizeExceeded(total, maxBytes) };
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** A failure's status, never the URL's query nor a stack. */
-function failureOf(err: unknown): DownloadFailure {
+function failureOf(err: unknown): SlackDownloadFailure {
   const name = (err as { name?: unknown } | null)?.name;
   if (name === "TimeoutError" || name === "AbortError") return { reason: "timeout", status: "download failed: timed out" };
   const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;

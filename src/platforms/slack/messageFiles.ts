@@ -1,6 +1,7 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
-import { isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, sizeExceeded } from "../telegram/messageMedia.js";
+import { sizeExceeded } from "../boundedDownload.js";
+import { isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES } from "../telegram/messageMedia.js";
 import { slackFileUrl } from "./slackFileUrl.js";
 import { stripMimeParams } from "./stripMimeParams.js";
 

@@ -1,5 +1,6 @@
 import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
 import type { SlackConfig } from "../../config/sections/slack.js";
+import { nativeCapabilities } from "../nativeCapabilities.js";
 
 /** Upstream's limit on a Slack reply, in characters, counted before the mrkdwn conversion (§3.6). */
 export const SLACK_MESSAGE_LIMIT = 4000;
@@ -12,22 +13,5 @@ export const SLACK_MESSAGE_LIMIT = 4000;
  * offers bots none outside assistant mode (its status line), which is not built.
  */
 export function slackCapabilities(config: Pick<SlackConfig, "streaming">): PlatformCapabilities {
-  return {
-    sendAck: true,
-    editAck: true,
-    deleteAck: true,
-    supportsTargetMessageId: true,
-    supportsReactions: true,
-    supportsAttachmentMaterialization: false,
-    supportsConversationRegistry: false,
-    supportsPersistentConversationSend: false,
-    canEdit: true,
-    canDelete: true,
-    streamingMode: config.streaming ? "edit" : "disabled",
-    showStreamingPlaceholder: true,
-    messageLimit: SLACK_MESSAGE_LIMIT,
-    messageLimitUnit: "characters",
-    statusBackend: "reactions",
-    typingIndicator: false,
-  };
+  return nativeCapabilities({ messageLimit: SLACK_MESSAGE_LIMIT, streaming: config.streaming, typing: false });
 }

@@ -3,7 +3,8 @@ import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.
 import type { Logger } from "../../log/logger.js";
 import { botApiFailure } from "./botApiFailure.js";
 import { grammySignal } from "./grammySignal.js";
-import { sizeExceeded, type PlannedDownload } from "./messageMedia.js";
+import { readAtMost, sizeExceeded, type DownloadFailure } from "../boundedDownload.js";
+import type { PlannedDownload } from "./messageMedia.js";
 
 export interface FileDownloadsOptions {
   readonly api: Api;
@@ -16,7 +17,6 @@ export interface FileDownloadsOptions {
 }
 
 /** Why a file did not arrive (its attachment's status says it to the agent). */
-type DownloadFailure = { readonly reason: "download_failed" | "size_exceeded" | "timeout"; readonly status: string };
 
 /**
  * A message's files fetched as Telegram serves them to a bot: `getFile` names the file's path, the
@@ -56,25 +56,6 @@ export class FileDownloads {
   }
 }
 
-/** The body, or "size exceeded" as soon as it passes `maxBytes` (the rest is not read). */
-async function readAtMost(response: Response, maxBytes: number): Promise<Buffer | DownloadFailure> {
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    return { reason: "size_exceeded", status: sizeExceeded(declared, maxBytes) };
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body ?? []) {
-    total += chunk.length;
-    if (total > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      return { reason: "size_exceeded", status: sizeExceeded(total, maxBytes) };
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** A failure's status, never the URL (it carries the token) nor a stack. */
 function failureOf(err: unknown): DownloadFailure {

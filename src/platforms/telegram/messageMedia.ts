@@ -1,5 +1,5 @@
 import type { Message, PhotoSize } from "grammy/types";
-import { formatAttachmentSize } from "../../../operators/ingress/prompt/attachmentBlock.js";
+import { sizeExceeded } from "../boundedDownload.js";
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
 
@@ -47,11 +47,6 @@ export function mediaOf(message: Message): MediaItem[] {
     return [planned(file_id, "text_file", file_name, mime_type.startsWith("text/") ? mime_type : "text/plain", file_size, MAX_TEXT_FILE_BYTES)];
   }
   return [];
-}
-
-/** The "size exceeded" status of a file over `maxBytes`. */
-export function sizeExceeded(size: number, maxBytes: number): string {
-  return `size exceeded: ${formatAttachmentSize(size)} exceeds ${formatAttachmentSize(maxBytes)}`;
 }
 
 function planned(fileId: string, type: PlannedDownload["type"], filename: string, mimeType: string, size: number, maxBytes: number): MediaItem {

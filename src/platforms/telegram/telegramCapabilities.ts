@@ -1,5 +1,6 @@
 import type { PlatformCapabilities } from "../../../operators/ingress/frames/helloFrame.js";
 import type { TelegramConfig } from "../../config/sections/telegram.js";
+import { nativeCapabilities } from "../nativeCapabilities.js";
 
 /** Telegram's limit on a text message, in characters. */
 export const TELEGRAM_MESSAGE_LIMIT = 4096;
@@ -11,22 +12,5 @@ export const TELEGRAM_MESSAGE_LIMIT = 4096;
  * stream by editing one message when `streaming` is on, opening with the placeholder.
  */
 export function telegramCapabilities(config: Pick<TelegramConfig, "streaming">): PlatformCapabilities {
-  return {
-    sendAck: true,
-    editAck: true,
-    deleteAck: true,
-    supportsTargetMessageId: true,
-    supportsReactions: true,
-    supportsAttachmentMaterialization: false,
-    supportsConversationRegistry: false,
-    supportsPersistentConversationSend: false,
-    canEdit: true,
-    canDelete: true,
-    streamingMode: config.streaming ? "edit" : "disabled",
-    showStreamingPlaceholder: true,
-    messageLimit: TELEGRAM_MESSAGE_LIMIT,
-    messageLimitUnit: "characters",
-    statusBackend: "reactions",
-    typingIndicator: true,
-  };
+  return nativeCapabilities({ messageLimit: TELEGRAM_MESSAGE_LIMIT, streaming: config.streaming, typing: true });
 }

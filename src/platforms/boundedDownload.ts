@@ -1,0 +1,38 @@
+import { formatAttachmentSize } from "../../operators/ingress/prompt/attachmentBlock.js";
+
+/**
+ * Why a platform file did not reach the agent, and the attachment's `status` that says so (the
+ * agent reads it as a "not delivered" note). Each adapter adds reasons of its own.
+ */
+export interface DownloadFailure<Reason extends string = never> {
+  readonly reason: "download_failed" | "size_exceeded" | "timeout" | Reason;
+  readonly status: string;
+}
+
+/** The "size exceeded" status of a file over `maxBytes`. */
+export function sizeExceeded(size: number, maxBytes: number): string {
+  return `size exceeded: ${formatAttachmentSize(size)} exceeds ${formatAttachmentSize(maxBytes)}`;
+}
+
+/**
+ * A download's body, or "size exceeded" as soon as it is known to pass `maxBytes`: from the
+ * declared length before anything is read, else as the bytes come (the rest is never read).
+ */
+export async function readAtMost(response: Response, maxBytes: number): Promise<Buffer | DownloadFailure> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    return { reason: "size_exceeded", status: sizeExceeded(declared, maxBytes) };
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body ?? []) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      return { reason: "size_exceeded", status: sizeExceeded(total, maxBytes) };
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
