@@ -1,13 +1,8 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
 import { sizeExceeded } from "../boundedDownload.js";
-import { isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES } from "../telegram/messageMedia.js";
+import { extensionOf, isImageFile, isTextFile, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, MAX_TEXT_FILES, MAX_TEXT_TOTAL_BYTES, stripMimeParams } from "../fileKinds.js";
 import { slackFileUrl } from "./slackFileUrl.js";
-import { stripMimeParams } from "./stripMimeParams.js";
-
-/** Upstream's caps on a message's text files: how many, and their bytes together (§2.7). */
-export const MAX_TEXT_FILES = 5;
-export const MAX_TEXT_TOTAL_BYTES = 1024 * 1024;
 
 /** A shared file to fetch with the bot token, as the attachment it becomes. */
 export interface PlannedFile {
@@ -24,8 +19,6 @@ export interface PlannedFile {
 
 export type FileItem = PlannedFile | { readonly kind: "rejected"; readonly attachment: GatewayAttachment };
 
-const TEXT_MIME: ReadonlySet<string> = new Set(["application/json", "application/xml", "application/javascript", "application/x-yaml", "application/x-sh", "application/toml", "application/x-toml"]);
-const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
 
 /**
  * A message's `files` as upstream takes them (§2.7, §3.4 step 5), in order: the URL
@@ -49,11 +42,11 @@ export function messageFiles(files: readonly unknown[]): FileItem[] {
     const extension = extensionOf(filename);
     if (mime.startsWith("audio/")) {
       items.push(planned(url, "audio", filename, mime, size, MAX_AUDIO_BYTES));
-    } else if (mime.startsWith("text/") || TEXT_MIME.has(mime) || isTextFileName(filename)) {
+    } else if (isTextFile(mime, filename)) {
       textFiles++;
       const type = mime === "" || mime === "application/octet-stream" ? "text/plain" : mime;
       items.push(textFiles > MAX_TEXT_FILES ? rejected("text_file", filename, type, size, `skipped: at most ${MAX_TEXT_FILES} text files a message`) : planned(url, "text_file", filename, type, size, MAX_TEXT_FILE_BYTES));
-    } else if (mime.startsWith("image/") || IMAGE_EXTENSIONS.has(extension)) {
+    } else if (isImageFile(mime, filename)) {
       items.push(planned(url, "image", filename, mime.startsWith("image/") ? mime : `image/${extension === "jpg" ? "jpeg" : extension}`, size, MAX_IMAGE_BYTES));
     } else {
       items.push(rejected("file", filename, mime === "" ? "application/octet-stream" : mime, size, `unsupported format: ${extension || mime || filename}`));
@@ -83,9 +76,4 @@ function planned(url: string, type: PlannedFile["type"], filename: string, mime:
 
 function rejected(type: string, filename: string, mime: string, size: number, status: string): FileItem {
   return { kind: "rejected", attachment: { type, filename, mime_type: mime, data: "", size, status } };
-}
-
-function extensionOf(filename: string): string {
-  const dot = filename.lastIndexOf(".");
-  return dot <= 0 ? "" : filename.slice(dot + 1).toLowerCase();
 }

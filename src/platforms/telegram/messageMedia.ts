@@ -1,12 +1,8 @@
 import type { Message, PhotoSize } from "grammy/types";
-import { sizeExceeded } from "../boundedDownload.js";
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
-
-/** The largest photo downloaded (upstream's image cap). */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-/** The largest text document downloaded (upstream's cap per text file). */
-export const MAX_TEXT_FILE_BYTES = 512 * 1024;
+import { sizeExceeded } from "../boundedDownload.js";
+import { extensionOf, isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES } from "../fileKinds.js";
 
 /** A file of a message to fetch with getFile, as the attachment it becomes. */
 export interface PlannedDownload {
@@ -65,21 +61,3 @@ function largest(sizes: readonly PhotoSize[]): PhotoSize | undefined {
   return best;
 }
 
-// Upstream's text files (src/media.rs): by extension, or by one of these whole names, case-insensitive.
-const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(
-  "txt csv log md json jsonl yaml yml toml xml rs py js ts jsx tsx go java c cpp h hpp rb sh bash zsh fish ps1 bat sql html css scss less ini cfg conf env".split(" "),
-);
-const TEXT_NAMES: ReadonlySet<string> = new Set(
-  "dockerfile makefile justfile rakefile gemfile procfile vagrantfile .gitignore .dockerignore .editorconfig".split(" "),
-);
-
-export function isTextFileName(filename: string): boolean {
-  const lower = filename.toLowerCase();
-  return TEXT_NAMES.has(lower) || TEXT_EXTENSIONS.has(extensionOf(lower));
-}
-
-/** The lower-case extension after the last dot; `""` for a name without one (or a dot file's whole name). */
-function extensionOf(filename: string): string {
-  const dot = filename.lastIndexOf(".");
-  return dot <= 0 ? "" : filename.slice(dot + 1).toLowerCase();
-}

@@ -1,6 +1,7 @@
 import type { APIAttachment } from "@discordjs/core";
 import { describe, expect, it } from "vitest";
-import { isTextFile, planAttachments, stripMimeParams } from "../../../src/platforms/discord/attachmentPlan.js";
+import { planAttachments } from "../../../src/platforms/discord/attachmentPlan.js";
+import { isTextFile, stripMimeParams } from "../../../src/platforms/fileKinds.js";
 
 function file(filename: string, size: number, content_type?: string): APIAttachment {
   return { id: "1", filename, size, url: `http://127.0.0.1/${filename}`, proxy_url: "", ...(content_type === undefined ? {} : { content_type }) };

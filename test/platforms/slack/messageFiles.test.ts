@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TEXT_FILES, messageFiles, withinTextBudget } from "../../../src/platforms/slack/messageFiles.js";
+import { MAX_TEXT_FILES } from "../../../src/platforms/fileKinds.js";
+import { messageFiles, withinTextBudget } from "../../../src/platforms/slack/messageFiles.js";
 
 const file = (name: string, mimetype: string, size = 10) => ({ name, mimetype, size, url_private: `https://files.slack.com/${name}` });
 

@@ -3,7 +3,7 @@ import { displayNameOf } from "../../../src/platforms/slack/displayName.js";
 import { isPlainUserMessage } from "../../../src/platforms/slack/plainUserMessage.js";
 import { slackFileUrl } from "../../../src/platforms/slack/slackFileUrl.js";
 import { slackTsToIso8601 } from "../../../src/platforms/slack/slackTimestamp.js";
-import { stripMimeParams } from "../../../src/platforms/slack/stripMimeParams.js";
+import { stripMimeParams } from "../../../src/platforms/fileKinds.js";
 
 describe("isPlainUserMessage (§6.4)", () => {
   it("needs text", () => {

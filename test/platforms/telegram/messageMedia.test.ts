@@ -1,6 +1,7 @@
 import type { Message } from "grammy/types";
 import { describe, expect, it } from "vitest";
-import { isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, mediaOf } from "../../../src/platforms/telegram/messageMedia.js";
+import { isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES } from "../../../src/platforms/fileKinds.js";
+import { mediaOf } from "../../../src/platforms/telegram/messageMedia.js";
 
 const base = { message_id: 1, date: 0, chat: { id: 1, type: "private", first_name: "A" } } as const;
 const message = (fields: Partial<Message>) => ({ ...base, ...fields }) as Message;
