@@ -1,3 +1,4 @@
+import type { GatewayAttachment } from "../../operators/ingress/gatewayEvent.js";
 import { formatAttachmentSize } from "../../operators/ingress/prompt/attachmentBlock.js";
 
 /**
@@ -8,6 +9,22 @@ export interface DownloadFailure<Reason extends string = never> {
   readonly reason: "download_failed" | "size_exceeded" | "timeout" | Reason;
   readonly status: string;
 }
+
+/** A file to fetch from a URL (Discord's CDN, Slack's file host), as the attachment it becomes. */
+export interface UrlDownload {
+  readonly kind: "download";
+  readonly url: string;
+  readonly type: "audio" | "image" | "text_file";
+  readonly filename: string;
+  readonly mime_type: string;
+  /** What the platform says it weighs (Slack sometimes says 0). */
+  readonly size: number;
+  /** A download past this many bytes is cut off and marked "size exceeded". */
+  readonly maxBytes: number;
+}
+
+/** A file of a message: to fetch, or already refused with the attachment that tells the agent why. */
+export type PlannedFile = UrlDownload | { readonly kind: "rejected"; readonly attachment: GatewayAttachment };
 
 /** The "size exceeded" status of a file over `maxBytes`. */
 export function sizeExceeded(size: number, maxBytes: number): string {

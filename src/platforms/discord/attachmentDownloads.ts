@@ -1,7 +1,6 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../../log/logger.js";
-import { readAtMost, type DownloadFailure } from "../boundedDownload.js";
-import type { AttachmentItem, PlannedDownload } from "./attachmentPlan.js";
+import { readAtMost, type DownloadFailure, type PlannedFile, type UrlDownload } from "../boundedDownload.js";
 
 
 /**
@@ -18,11 +17,11 @@ export class AttachmentDownloads {
     this.#logger = options.logger;
   }
 
-  all(items: readonly AttachmentItem[]): Promise<GatewayAttachment[]> {
+  all(items: readonly PlannedFile[]): Promise<GatewayAttachment[]> {
     return Promise.all(items.map((item) => (item.kind === "rejected" ? item.attachment : this.attachment(item))));
   }
 
-  async attachment(file: PlannedDownload): Promise<GatewayAttachment> {
+  async attachment(file: UrlDownload): Promise<GatewayAttachment> {
     const base = { type: file.type, filename: file.filename, mime_type: file.mime_type, size: file.size };
     const fetched = await this.#fetch(file).catch((err: unknown) => failureOf(err));
     if (Buffer.isBuffer(fetched)) return { ...base, data: fetched.toString("base64"), size: fetched.length };
@@ -30,7 +29,7 @@ export class AttachmentDownloads {
     return { ...base, data: "", status: fetched.status };
   }
 
-  async #fetch(file: PlannedDownload): Promise<Buffer | DownloadFailure> {
+  async #fetch(file: UrlDownload): Promise<Buffer | DownloadFailure> {
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const response = await fetch(file.url, { signal });
     if (!response.ok) {

@@ -1,22 +1,9 @@
 import type { APIAttachment } from "@discordjs/core";
-import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { formatAttachmentSize } from "../../../operators/ingress/prompt/attachmentBlock.js";
-import { sizeExceeded } from "../boundedDownload.js";
+import { sizeExceeded, type PlannedFile, type UrlDownload } from "../boundedDownload.js";
 import { extensionOf, isImageFile, isTextFile, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, MAX_TEXT_FILES, MAX_TEXT_TOTAL_BYTES, stripMimeParams } from "../fileKinds.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
 
-/** An attachment to download from its CDN URL, as the attachment it becomes. */
-export interface PlannedDownload {
-  readonly kind: "download";
-  readonly url: string;
-  readonly type: "audio" | "image" | "text_file";
-  readonly filename: string;
-  readonly mime_type: string;
-  readonly size: number;
-  readonly maxBytes: number;
-}
-
-export type AttachmentItem = PlannedDownload | { readonly kind: "rejected"; readonly attachment: GatewayAttachment };
 
 
 /**
@@ -25,10 +12,10 @@ export type AttachmentItem = PlannedDownload | { readonly kind: "rejected"; read
  * each, 1 MiB together), images by `image/*` or extension (≤ 10 MiB); anything else is refused as
  * an unsupported format, so the agent is told a file was not delivered rather than nothing.
  */
-export function planAttachments(attachments: readonly APIAttachment[]): AttachmentItem[] {
+export function planAttachments(attachments: readonly APIAttachment[]): PlannedFile[] {
   let textFiles = 0;
   let textBytes = 0;
-  return attachments.map((attachment): AttachmentItem => {
+  return attachments.map((attachment): PlannedFile => {
     const mime = stripMimeParams(attachment.content_type ?? "").toLowerCase();
     const name = attachment.filename;
     if (mime.startsWith("audio/")) return planned(attachment, "audio", mime, MAX_AUDIO_BYTES);
@@ -44,12 +31,12 @@ export function planAttachments(attachments: readonly APIAttachment[]): Attachme
   });
 }
 
-function planned(attachment: APIAttachment, type: PlannedDownload["type"], mime: string, maxBytes: number): AttachmentItem {
+function planned(attachment: APIAttachment, type: UrlDownload["type"], mime: string, maxBytes: number): PlannedFile {
   if (attachment.size > maxBytes) return rejected(attachment, type, mime, sizeExceeded(attachment.size, maxBytes));
   return { kind: "download", url: attachment.url, type, filename: attachment.filename, mime_type: mime, size: attachment.size, maxBytes };
 }
 
-function rejected(attachment: APIAttachment, type: string, mime: string, status: string): AttachmentItem {
+function rejected(attachment: APIAttachment, type: string, mime: string, status: string): PlannedFile {
   return { kind: "rejected", attachment: { type, filename: attachment.filename, mime_type: mime, data: "", size: attachment.size, status } };
 }
 

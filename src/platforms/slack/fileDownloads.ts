@@ -1,7 +1,6 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../../log/logger.js";
-import { readAtMost, type DownloadFailure } from "../boundedDownload.js";
-import type { PlannedFile } from "./messageFiles.js";
+import { readAtMost, type DownloadFailure, type UrlDownload } from "../boundedDownload.js";
 
 export interface FileDownloadsOptions {
   /** `xoxb-…`: Slack serves a shared file only with `Authorization: Bearer <bot token>`. */
@@ -36,7 +35,7 @@ export class FileDownloads {
   }
 
   /** The attachment `file` becomes: its bytes (base64), or a status saying why not. Never rejects. */
-  async attachment(file: PlannedFile): Promise<GatewayAttachment> {
+  async attachment(file: UrlDownload): Promise<GatewayAttachment> {
     const base = { type: file.type, filename: file.filename, mime_type: file.mime_type, size: file.size };
     const fetched = await this.#fetch(file).catch((err: unknown) => failureOf(err));
     if (Buffer.isBuffer(fetched)) return { ...base, data: fetched.toString("base64"), size: fetched.length };
@@ -44,7 +43,7 @@ export class FileDownloads {
     return { ...base, data: "", status: fetched.status };
   }
 
-  async #fetch(file: PlannedFile): Promise<Buffer | SlackDownloadFailure> {
+  async #fetch(file: UrlDownload): Promise<Buffer | SlackDownloadFailure> {
     if (!this.#trusted(file.url)) return { reason: "untrusted_host", status: "download failed: the file is not on Slack" };
     // A redirect is followed; fetch drops the authorization header when it leads to another origin.
     const response = await fetch(file.url, { headers: { authorization: `Bearer ${this.#options.token}` }, signal: AbortSignal.timeout(this.#options.timeoutMs) });

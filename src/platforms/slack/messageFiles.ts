@@ -1,23 +1,9 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
-import { sizeExceeded } from "../boundedDownload.js";
+import { sizeExceeded, type PlannedFile, type UrlDownload } from "../boundedDownload.js";
 import { extensionOf, isImageFile, isTextFile, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, MAX_TEXT_FILES, MAX_TEXT_TOTAL_BYTES, stripMimeParams } from "../fileKinds.js";
 import { slackFileUrl } from "./slackFileUrl.js";
 
-/** A shared file to fetch with the bot token, as the attachment it becomes. */
-export interface PlannedFile {
-  readonly kind: "download";
-  readonly url: string;
-  readonly type: "audio" | "image" | "text_file";
-  readonly filename: string;
-  readonly mime_type: string;
-  /** What Slack says it weighs; 0 when it does not say (Slack sometimes says 0). */
-  readonly size: number;
-  /** A download past this many bytes is cut off and marked "size exceeded". */
-  readonly maxBytes: number;
-}
-
-export type FileItem = PlannedFile | { readonly kind: "rejected"; readonly attachment: GatewayAttachment };
 
 
 /**
@@ -28,8 +14,8 @@ export type FileItem = PlannedFile | { readonly kind: "rejected"; readonly attac
  * a sixth text file, a file over its cap by what Slack says, any other kind of file become a "not
  * delivered" note with the reason.
  */
-export function messageFiles(files: readonly unknown[]): FileItem[] {
-  const items: FileItem[] = [];
+export function messageFiles(files: readonly unknown[]): PlannedFile[] {
+  const items: PlannedFile[] = [];
   let textFiles = 0;
   for (const file of files) {
     if (typeof file !== "object" || file === null) continue;
@@ -69,11 +55,11 @@ export function withinTextBudget(attachments: readonly GatewayAttachment[]): Gat
   });
 }
 
-function planned(url: string, type: PlannedFile["type"], filename: string, mime: string, size: number, maxBytes: number): FileItem {
+function planned(url: string, type: UrlDownload["type"], filename: string, mime: string, size: number, maxBytes: number): PlannedFile {
   if (size > maxBytes) return rejected(type, filename, mime, size, sizeExceeded(size, maxBytes));
   return { kind: "download", url, type, filename, mime_type: mime, size, maxBytes };
 }
 
-function rejected(type: string, filename: string, mime: string, size: number, status: string): FileItem {
+function rejected(type: string, filename: string, mime: string, size: number, status: string): PlannedFile {
   return { kind: "rejected", attachment: { type, filename, mime_type: mime, data: "", size, status } };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FileDownloads } from "../../../src/platforms/slack/fileDownloads.js";
-import type { PlannedFile } from "../../../src/platforms/slack/messageFiles.js";
+import type { UrlDownload } from "../../../src/platforms/boundedDownload.js";
 import { someConversations, useFakeSlack } from "../../fakes/slack/slackFixture.js";
 import { captureLogs } from "../../helpers/logCapture.js";
 
@@ -11,7 +11,7 @@ function downloads(token = slack.fake.botToken) {
   return { files: new FileDownloads({ token, apiRoot: slack.fake.apiUrl, timeoutMs: 5000, logger }), records };
 }
 
-function shared(): PlannedFile {
+function shared(): UrlDownload {
   const { dm, alice } = someConversations(slack.fake);
   const { file } = slack.fake.from(alice).shareFile(dm.id, { name: "a.txt", mimetype: "text/plain", bytes: "hello" });
   return { kind: "download", url: file.url_private_download, type: "text_file", filename: "a.txt", mime_type: "text/plain", size: 0, maxBytes: 1024 };

@@ -1,31 +1,13 @@
 import { afterEach } from "vitest";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
-import type { SlackConfig } from "../../../src/config/sections/slack.js";
+import { slackSection, type SlackConfig } from "../../../src/config/sections/slack.js";
 import { SlackPort, type SlackPortOptions } from "../../../src/platforms/slack/index.js";
 import type { FakeSlack } from "../../fakes/slack/index.js";
 import { captureLogs, type LogRecord } from "../../helpers/logCapture.js";
 
-/** A resolved `[slack]` pointed at the fake: everyone and every channel allowed unless `overrides` say otherwise. */
+/** `[slack]` as the config resolves it, pointed at the fake: everyone and every channel allowed unless `overrides` say otherwise. */
 export function slackConfig(fake: FakeSlack, overrides: Partial<SlackConfig> = {}): SlackConfig {
-  return {
-    bot_token: fake.botToken,
-    app_token: fake.appToken,
-    allow_all_channels: true,
-    allowed_channels: [],
-    allow_all_users: true,
-    allowed_users: [],
-    allow_bot_messages: "off",
-    trusted_bot_ids: [],
-    allow_user_messages: "involved",
-    max_bot_turns: 100,
-    message_processing_mode: "per-message",
-    max_buffered_messages: 10,
-    max_batch_tokens: 24_000,
-    assistant_mode: false,
-    streaming: true,
-    api_root: fake.apiUrl,
-    ...overrides,
-  };
+  return { ...slackSection.parse({ bot_token: fake.botToken, app_token: fake.appToken, api_root: fake.apiUrl }), ...overrides };
 }
 
 /** Slack ports made in a test, closed after it (register after `useFakeSlack`, so they close before the fake). */
