@@ -1,7 +1,6 @@
-import { BehaviorSubject, firstValueFrom, Subject } from "rxjs";
+import { firstValueFrom } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
-import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
+import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import { NoRespondersError } from "../../src/bus/errors.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { resolveConfig } from "../../src/config/index.js";
@@ -9,41 +8,12 @@ import { EdgeSettlement } from "../../src/edge/edgeSettlement.js";
 import { runEdge } from "../../src/edge/edge.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
 import { createSender } from "../../src/pipeline/send.js";
-import type { IngressRules, PlatformPort } from "../../src/platforms/platformPort.js";
+import type { IngressRules } from "../../src/platforms/platformPort.js";
 import { subjects } from "../../src/wire/index.js";
 import { gatewayEvent } from "../helpers/events.js";
 import { captureLogs } from "../helpers/logCapture.js";
+import { ScriptedPort } from "../helpers/scriptedPort.js";
 import { until } from "../helpers/stack.js";
-
-/** A port of the test's own, in process: the events it is handed, and what the edge settled. */
-class ScriptedPort implements PlatformPort {
-  readonly name = "scripted";
-  readonly platforms = ["scripted"];
-  readonly events = new Subject<GatewayEvent>();
-  readonly connected = new BehaviorSubject(true);
-  readonly isConnected = true;
-  readonly settledIds: string[] = [];
-  readonly sent: OutboundMessage[] = [];
-  constructor(readonly ingress: IngressRules) {}
-  capabilities(): undefined {
-    return undefined;
-  }
-  messageLimit(): number {
-    return 4096;
-  }
-  send(message: OutboundMessage): Promise<SendReceipt> {
-    this.sent.push(message);
-    return Promise.resolve({ messageId: `m${this.sent.length}` });
-  }
-  settled(event: GatewayEvent): void {
-    this.settledIds.push(event.event_id);
-  }
-  start(): void {}
-  close(): Promise<void> {
-    this.events.complete();
-    return Promise.resolve();
-  }
-}
 
 const person = (id: string, sender: string, text = "hello") =>
   gatewayEvent({ event_id: id, platform: "scripted", text, sender: { id: sender, name: sender, display_name: sender, is_bot: false } });
