@@ -163,6 +163,24 @@ describe("TelegramPort: files", () => {
     expect(events[1]?.content.attachments).toEqual([{ type: "text_file", filename: "report.pdf", mime_type: "application/pdf", data: "", size: 8, status: "unsupported format: pdf" }]);
   });
 
+  it("downloads a photo's largest size into an image attachment and a text document into a text file, as the gateway's events carry them", async () => {
+    const { alice, dm } = someChats(fake.api);
+    const { port, events } = portOf();
+    await port.prepare();
+    port.start();
+    const sizes = fake.api.from(alice).photo(dm.id, "jpeg-bytes", { caption: "look" }).message!.photo!;
+    fake.api.from(alice).document(dm.id, "a,b\n1,2\n", { fileName: "table.csv", mimeType: "text/csv" });
+    await until(() => events.length === 2);
+    // Only the largest size is fetched: the thumbnail's file is never asked for.
+    expect(fake.api.callsOf("getFile").map((call) => call.params.file_id)).toEqual([sizes.at(-1)!.file_id, expect.any(String)]);
+    expect(events[0]?.content).toEqual({
+      type: "text",
+      text: "look",
+      attachments: [{ type: "image", filename: "photo.jpg", mime_type: "image/jpeg", data: Buffer.from("jpeg-bytes").toString("base64"), size: 10 }],
+    });
+    expect(events[1]?.content.attachments).toEqual([{ type: "text_file", filename: "table.csv", mime_type: "text/csv", data: Buffer.from("a,b\n1,2\n").toString("base64"), size: 8 }]);
+  });
+
   it("a failed download becomes the attachment's status, and the event still comes, in its conversation's order", async () => {
     const { alice, dm } = someChats(fake.api);
     const { port, events, records } = portOf();
