@@ -8,7 +8,10 @@ export interface OutboundMessage {
   readonly platform: string;
   readonly channel: { readonly id: string; readonly thread_id?: string };
   readonly content: { readonly type: "text"; readonly text: string };
-  /** Visual reply/quote target (from a `[[reply_to:…]]` directive). */
+  /**
+   * Visual reply/quote target (from a `[[reply_to:…]]` directive). With `create_topic`: the
+   * message the thread starts from (a cron job's post), where the platform has such threads.
+   */
   readonly quote_message_id?: string;
   /** Omitted for a plain send. */
   readonly command?: OutboundCommand;

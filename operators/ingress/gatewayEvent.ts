@@ -29,6 +29,24 @@ export interface GatewayEvent {
    * `use_streaming(!other_bot_present)`: two bots editing placeholders in one thread interfere).
    */
   readonly other_bot_present?: true;
+  /**
+   * Set by turnstream's scheduler (`[cron]`), never read from the wire: this event is a cron job's
+   * firing. Its `channel.thread_id` is then the job's own lane (`cronLane`), so a job's firings
+   * run one at a time and apart from the conversation they speak in; the real place is here.
+   */
+  readonly cron?: CronFiring;
+}
+
+/** What a cron job's firing carries besides the event: where it speaks, and which job and minute it is. */
+export interface CronFiring {
+  /** The job's stable key (`cronJobKey`): its usercron `id`, or a digest of what it does. */
+  readonly job: string;
+  /** The scheduled minute, ISO-8601 UTC (`2026-12-06T09:00:00.000Z`). */
+  readonly minute: string;
+  /** The job's `thread_id`: the conversation it joins; absent, each firing opens a thread of its own (not when proactive). */
+  readonly thread?: string;
+  /** Fired late by `[cron] catch_up = "last"` for a minute no process was up to fire. */
+  readonly catch_up?: true;
 }
 
 export interface GatewayChannel {

@@ -26,7 +26,8 @@ const ALLOWED_MENTIONS: APIAllowedMentions = { parse: [AllowedMentionsTypes.User
  * receipt with Discord's message id, or a `SendError`): a message (to the thread, else the
  * channel; `quote_message_id` as a `message_reference`, sent again plainly when Discord refuses the
  * reference), an edit, a delete, a reaction added or removed (the bot's own, Unicode or `name:id`),
- * a thread (`create_topic`: a public thread in the channel, its id as the message id) and "typing…".
+ * a thread (`create_topic`: a public thread in the channel, or started from the message in
+ * `quote_message_id` when there is one; its id as the message id) and "typing…".
  * `noteSent` hears where each message went (the port's participation cache).
  */
 export class DiscordReplies {
@@ -78,7 +79,10 @@ export class DiscordReplies {
         return { messageId: target };
       }
       case "create_topic": {
-        const thread = await this.#api.channels.createThread(message.channel.id, { name: text.slice(0, 100), type: PUBLIC_THREAD, auto_archive_duration: AUTO_ARCHIVE_MINUTES });
+        // For a message (`quote_message_id`: a cron job's post) the thread starts from it, as upstream's.
+        const from = message.quote_message_id === undefined ? undefined : snowflake(message, message.quote_message_id);
+        const body = { name: text.slice(0, 100), auto_archive_duration: AUTO_ARCHIVE_MINUTES };
+        const thread = await this.#api.channels.createThread(message.channel.id, from === undefined ? { ...body, type: PUBLIC_THREAD } : body, from);
         return { messageId: thread.id };
       }
       case "typing":

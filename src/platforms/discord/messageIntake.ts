@@ -12,7 +12,7 @@ import type { ParticipationCheck } from "./participationCheck.js";
 import { refusalOf } from "./sendErrorOf.js";
 import { SerialByKey } from "./serialByKey.js";
 import { ThreadOpenError, openThread } from "./threadOpener.js";
-import { shortenThreadName } from "./threadName.js";
+import { shortenThreadName } from "../../../operators/ingress/prompt/threadName.js";
 
 /** The reaction a human outside `allowed_users` gets on the message that addressed the bot. */
 export const DENIED_REACTION = "🚫";

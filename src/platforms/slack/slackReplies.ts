@@ -22,7 +22,8 @@ const REACTION_ALREADY: ReadonlySet<string> = new Set(["already_reacted", "no_re
  * `thread_ts`), an edit (`chat.update`), a delete (`chat.delete`), a reaction (`reactions.add` /
  * `reactions.remove` by short name; `already_reacted` / `no_reaction` are success, as upstream).
  * Text is converted from Markdown to mrkdwn. Slack has no quote-reply (the answer is in the thread
- * anyway) and no topics: a `quote_message_id` is ignored, `create_topic` refused. "typing…" is
+ * anyway) and no topics: a `quote_message_id` is ignored; `create_topic` for a message (`quote_message_id`) answers
+ * its ts (the thread under it is the conversation), without one it is refused. "typing…" is
  * answered done without a call: Slack gives bots no typing indicator outside assistant mode.
  */
 export class SlackReplies {
@@ -74,6 +75,8 @@ export class SlackReplies {
       case "typing":
         return DONE;
       case "create_topic":
+        // A thread for a message (a cron job's post) is the thread under it: its ts is the thread_ts.
+        if (message.quote_message_id !== undefined) return { messageId: targetOf({ ...message, reply_to: message.quote_message_id }) };
         throw new SendError("rejected", "create_topic: Slack has no topics; a conversation is a thread");
     }
   }

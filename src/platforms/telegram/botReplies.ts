@@ -34,7 +34,8 @@ const DONE: SendReceipt = { messageId: "tg_done" };
  * with Telegram's message id, or a `SendError`): a message (`sendMessage`, quoting with
  * `reply_parameters`), an edit (`editMessageText`; "message is not modified" is success), a delete,
  * a reaction (`setMessageReaction`: the bot's one reaction, from the emoji Telegram takes), a forum
- * topic (`createForumTopic`, its thread id as the message id) and "typing…" (`sendChatAction`).
+ * topic (`createForumTopic`, its thread id as the message id; for a message, `quote_message_id`, `""`:
+ * no thread, the chat) and "typing…" (`sendChatAction`).
  * Text goes as legacy Markdown, and again as plain text when Telegram cannot parse it (OpenAB's
  * rule). With `richMessages`, a message whose Markdown has a heading or a table goes as a rich
  * message (`sendRichMessage`), and as legacy Markdown when Telegram refuses that (upstream's newer
@@ -111,6 +112,9 @@ export class BotReplies {
       case "remove_reaction":
         return this.#react(message, chat, message.command === "add_reaction" ? "add" : "remove", signal);
       case "create_topic":
+        // A thread for a message (a cron job's post): Telegram has none outside forums, and a
+        // forum topic would not hold the post; the conversation stays where the post is.
+        if (message.quote_message_id !== undefined) return Promise.resolve({ messageId: "" });
         return this.#api.createForumTopic(chat, text, undefined, signal()).then((topic) => ({ messageId: String(topic.message_thread_id) }));
       case "typing":
         return this.#api.sendChatAction(chat, "typing", threadOf(message), signal()).then(() => DONE);

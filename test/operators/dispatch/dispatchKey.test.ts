@@ -21,4 +21,9 @@ describe("dispatchKey (§9 dispatcher keys)", () => {
     const digits = gatewayEvent({ sender: { id: "17", name: "", display_name: "", is_bot: false } });
     expect(dispatchKey(digits, "per-lane")).not.toBe(`${sessionKey(digits)}:17`);
   });
+
+  it("puts a cron job's firings in the job's own lane, whatever the mode: two parts, never a session's three", () => {
+    const fired = { ...event, cron: { job: "a:b", minute: "2026-12-06T09:00:00.000Z" } };
+    for (const mode of ["per-message", "per-thread", "per-lane"] as const) expect(dispatchKey(fired, mode)).toBe("cron:a%3Ab");
+  });
 });

@@ -70,6 +70,16 @@ describe("DiscordPort: replies", () => {
     expect(t.fake.shown(c.thread).find((message) => message.id === plain.messageId)).toMatchObject({ content: "plainly", replyTo: undefined });
   });
 
+  it("create_topic for a message starts a thread from it (a cron job's post), answered with the thread's id", async () => {
+    const guild = someGuild(t.fake);
+    await t.open();
+    const post = await t.port.send({ reply_to: "", platform: "discord", channel: { id: guild.general.id }, content: { type: "text", text: "🕐 [cron]: digest" } }, { wantAck: true });
+    const topic = { reply_to: "", quote_message_id: post.messageId, platform: "discord", channel: { id: guild.general.id }, content: { type: "text", text: "digest" }, command: "create_topic" } as const;
+    const { messageId: thread } = await t.port.send(topic, { wantAck: true });
+    expect(t.fake.threads(guild.general.id)).toEqual([expect.objectContaining({ id: thread, name: "digest", starterMessageId: post.messageId, autoArchiveDuration: 1440 })]);
+    expect(t.fake.callsOf("startThreadFromMessage")).toHaveLength(1);
+  });
+
   it("typing goes to the thread", async () => {
     const c = await conversation();
     await t.port.send(c.reply("", { command: "typing" }), { wantAck: true });

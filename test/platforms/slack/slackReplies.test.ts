@@ -64,6 +64,16 @@ describe("SlackPort: replies (§3.6)", () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it("create_topic for a message is the thread under it: its ts, without a call", async () => {
+    const { fake } = slack;
+    const { general } = someConversations(fake);
+    const { port } = portOf();
+    const post = await port.send(message(general.id, "🕐 [cron]: digest"));
+    await expect(port.send(message(general.id, "digest", { command: "create_topic", quote_message_id: post.messageId }))).resolves.toEqual({ messageId: post.messageId });
+    expect(fake.callsOf("chat.postMessage")).toHaveLength(1);
+    expect(fake.calls).toHaveLength(1);
+  });
+
   it("a 429 is rate_limited with Retry-After in ms, not retried by the client", async () => {
     const { fake } = slack;
     const { general } = someConversations(fake);

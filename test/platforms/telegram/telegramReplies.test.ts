@@ -214,6 +214,13 @@ describe("TelegramPort.send: topics and typing", () => {
     expect(error.message).toBe("Telegram refused createForumTopic (400): Bad Request: the chat is not a forum");
   });
 
+  it("create_topic for a message (a cron job's post) opens no topic: \"\", the conversation stays in the chat", async () => {
+    const { forum } = someChats(fake.api);
+    const { port } = portOf();
+    await expect(port.send(reply(forum.id, "digest", { command: "create_topic", quote: "17" }))).resolves.toEqual({ messageId: "" });
+    expect(fake.api.callsOf("createForumTopic")).toEqual([]);
+  });
+
   it("typing is sendChatAction 'typing', in the topic when there is one", async () => {
     const { dm, forum, topic } = someChats(fake.api);
     const { port } = portOf();

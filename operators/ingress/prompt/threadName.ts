@@ -1,5 +1,5 @@
 /**
- * The name of the thread opened for a conversation (OpenAB's `shorten_thread_name`, §2.5): the
+ * The name of the thread opened for a conversation (OpenAB's `shorten_thread_name`, §2.5; Discord threads and cron threads): the
  * prompt without `@(role)` / `@(user)` placeholders, trimmed, each GitHub issue or pull request URL
  * as `owner/repo#n`, then its first 40 characters, with `...` when it was cut. Linear in the prompt.
  */

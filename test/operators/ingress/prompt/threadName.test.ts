@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shortenThreadName, shortGithubLinks } from "../../../src/platforms/discord/threadName.js";
+import { shortenThreadName, shortGithubLinks } from "../../../../operators/ingress/prompt/threadName.js";
 
 // §6.4 (computed vectors of format::shorten_thread_name)
 describe("shortenThreadName (§2.5)", () => {
