@@ -9,6 +9,11 @@ const WHITE_SPACE = new Set([
 
 // Index loops, not a `\s+$`-style regex: that backtracks quadratically on long inner runs.
 
+/** `char::is_whitespace` for one UTF-16 code unit (`str::split_whitespace` splits on these). */
+export function isRustWhitespace(code: number): boolean {
+  return WHITE_SPACE.has(code);
+}
+
 /** `str::trim_start`. */
 export function rustTrimStart(text: string): string {
   let start = 0;
