@@ -76,3 +76,6 @@ export * from "./delivery/flow/index.js";
 export * from "./delivery/status/index.js";
 export * from "./delivery/text/index.js";
 export * from "./delivery/sequential/index.js";
+
+// cron: OpenAB's schedule syntax, when a job fires in its timezone, and the minutes that drive it
+export * from "./cron/index.js";
