@@ -14,5 +14,4 @@ export const OPENAB_SECTIONS: Readonly<Record<string, string>> = {
   googlechat: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
   teams: `is an OpenAB platform adapter; ${GATEWAY_HINT}`,
   markdown: "(OpenAB's Markdown table conversion) is not supported: replies keep their tables as written (remove [markdown])",
-  cron: "(OpenAB's scheduler) is not supported: schedule prompts outside turnstream and send them through the gateway as proactive events (\"proactive\": true), which [triage] judges (remove [cron])",
 };

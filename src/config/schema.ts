@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { agentSection } from "./sections/agent.js";
 import { busSection } from "./sections/bus.js";
+import { cronSection } from "./sections/cron.js";
 import { deliverySection } from "./sections/delivery.js";
 import { devGatewaySection } from "./sections/devGateway.js";
 import { discordSection } from "./sections/discord.js";
@@ -36,6 +37,7 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     telegram: telegramSection(env).optional(),
     discord: discordSection.optional(),
     slack: slackSection.optional(),
+    cron: cronSection,
     // turnstream's own.
     bus: busSection,
     inbound: inboundSection,

@@ -3,6 +3,7 @@ import type { ConfigProblem } from "../errors.js";
 import { DEFAULT_PROCESSING, type Processing, processingProblems } from "../processing.js";
 import { urlHasToken } from "../secrets/redactUrl.js";
 import type { Config } from "../schema.js";
+import { cronJobProblems } from "./cronChecks.js";
 import { telegramListenProblems, telegramModeProblems } from "./telegramChecks.js";
 
 type BusConfig = Config["bus"];
@@ -217,6 +218,7 @@ export const CROSS_CHECKS: readonly CrossCheck[] = [
   responsePrefixProblems,
   telegramModeProblems,
   telegramListenProblems,
+  cronJobProblems,
 ];
 
 /**
