@@ -1,5 +1,5 @@
 /** Which shared-state store an error came from. */
-export type StateStoreName = "triage" | "sessions" | "dedupe" | "ledger" | "rates" | "history";
+export type StateStoreName = "triage" | "sessions" | "dedupe" | "ledger" | "rates" | "history" | "cron";
 
 /**
  * A shared-state store could not do its work: the bus failed (`cause` is the client's error) or a

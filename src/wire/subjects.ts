@@ -49,6 +49,8 @@ export interface Subjects {
     readonly rates: string;
     /** Group history per conversation (`[inbound] history_limit`). */
     readonly history: string;
+    /** The latest minute each cron job fired for (`[cron] catch_up`). */
+    readonly cron: string;
   };
 }
 
@@ -87,6 +89,7 @@ export function subjects(prefix = "turnstream", options: SubjectsOptions = {}): 
       ledger: `${name}_ledger`,
       rates: `${name}_rates`,
       history: `${name}_history`,
+      cron: `${name}_cron`,
     },
   };
 }
