@@ -19,6 +19,7 @@ import { slackSection } from "./sections/slack.js";
 import { sttSection } from "./sections/stt.js";
 import { telegramSection } from "./sections/telegram.js";
 import { triageSection } from "./sections/triage.js";
+import { webhooksSection } from "./sections/webhooks.js";
 
 /**
  * The whole config file. `env` is the broker's environment, read only by `[agent]` defaults,
@@ -48,6 +49,7 @@ export function configSchemaFor(env: NodeJS.ProcessEnv) {
     log: logSection,
     silent: silentSection,
     activity: activitySection,
+    webhooks: webhooksSection,
   });
 }
 

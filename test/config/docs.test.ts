@@ -29,6 +29,11 @@ describe("docs/config-reference.md", () => {
     expect(reference).toContain(`\`rate_limits.<platform>.${key}\``);
   });
 
+  // An array of tables (`[[webhooks.endpoints]]`): one entry's keys, under the array's name.
+  it.each(keysAt(configSchema, ["webhooks", "endpoints", 0]))("documents webhooks.endpoints.%s", (key) => {
+    expect(reference).toContain(`\`webhooks.endpoints.${key}\``);
+  });
+
   // An array of tables (`[[cron.jobs]]`): one entry's keys, under the array's name.
   it.each(keysAt(configSchema, ["cron", "jobs", 0]))("documents cron.jobs.%s", (key) => {
     expect(reference).toContain(`\`cron.jobs.${key}\``);

@@ -104,6 +104,7 @@ describe("resolveConfig: good configs", () => {
       silent: { enabled: true, token: "NO_REPLY", report_token: "NOTHING_TO_REPORT" },
       activity: { enabled: false },
       stt: { enabled: false, api_key: "", model: "whisper-large-v3-turbo", base_url: "https://api.groq.com/openai/v1", echo_transcript: false, timeout_secs: 30 },
+      webhooks: { listen: "127.0.0.1:8790", max_body_bytes: 1_048_576, endpoints: [] },
       cron: { usercron_enabled: false, catch_up: "none", jobs: [], blank_thread_ids: [] },
     };
     expect(config).toEqual(expected);

@@ -5,6 +5,7 @@ import { urlHasToken } from "../secrets/redactUrl.js";
 import type { Config } from "../schema.js";
 import { cronJobProblems } from "./cronChecks.js";
 import { telegramListenProblems, telegramModeProblems } from "./telegramChecks.js";
+import { webhookListenProblems, webhookPlatformProblems, webhookUniquenessProblems } from "./webhookChecks.js";
 
 type BusConfig = Config["bus"];
 type GatewayConfig = NonNullable<Config["gateway"]>;
@@ -218,6 +219,9 @@ export const CROSS_CHECKS: readonly CrossCheck[] = [
   responsePrefixProblems,
   telegramModeProblems,
   telegramListenProblems,
+  webhookUniquenessProblems,
+  webhookPlatformProblems,
+  webhookListenProblems,
   cronJobProblems,
 ];
 

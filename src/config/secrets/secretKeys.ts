@@ -13,6 +13,7 @@ export const secretKeys: readonly string[] = [
   "discord.bot_token",
   "slack.bot_token",
   "slack.app_token",
+  "webhooks.endpoints.*.secret",
 ];
 
 /** Keys whose values are URLs that may carry credentials: shown with those masked (see redactUrl). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../../src/config/schema.js";
-import { keyPaths } from "../../../src/config/shape.js";
+import { keyPaths, keysAt, schemaAt } from "../../../src/config/shape.js";
 import { holdsSecret, isUrlKey, secretKeys, urlKeys } from "../../../src/config/secrets/secretKeys.js";
 
 // Keys whose names sound secret but hold none: the silent-reply tokens are words the agent says,
@@ -15,7 +15,13 @@ describe("secretKeys", () => {
       const listed = secretKeys.includes(path) || secretKeys.includes(`${path}.*`) || notSecret.includes(path);
       expect(listed, `${path} is neither in secretKeys nor known not to be secret`).toBe(true);
     }
-    expect(secretKeys.every((key) => keyPaths(configSchema).includes(key.replace(/\.\*$/, "")))).toBe(true);
+    // An array of tables (`[[webhooks.endpoints]]`): its items' keys, `*` standing for the index.
+    const itemKeys = keysAt(configSchema, ["webhooks", "endpoints", 0]).map((key) => `webhooks.endpoints.*.${key}`);
+    for (const path of itemKeys.filter((path) => /(^|_)(token|password|pass|secret|creds?|key|user|env)$/i.test(path.split(".").at(-1) ?? ""))) {
+      expect(secretKeys.includes(path), `${path} is neither in secretKeys nor known not to be secret`).toBe(true);
+    }
+    const inSchema = (key: string) => (key.includes(".*.") ? schemaAt(configSchema, key.split(".").map((step) => (step === "*" ? 0 : step))) !== undefined : keyPaths(configSchema).includes(key.replace(/\.\*$/, "")));
+    expect(secretKeys.filter((key) => !inSchema(key))).toEqual([]);
     expect(urlKeys.every((key) => keyPaths(configSchema).includes(key))).toBe(true);
   });
 
