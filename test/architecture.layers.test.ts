@@ -12,7 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["operators"],
   ["src/config", "src/failure", "src/wire"],
   ["src/log"],
-  ["src/bus", "src/metrics", "src/scale", "src/stt"],
+  ["src/bus", "src/cron", "src/metrics", "src/scale", "src/stt"],
   ["src/pipeline", "src/state"],
   ["src/acp", "src/platforms"],
   ["src/gateway"],
