@@ -1,5 +1,6 @@
 import { redactSecrets, type Redact } from "../../operators/delivery/text/redactSecrets.js";
 import { redactUrlsIn } from "../config/index.js";
+import { maskCutHeads } from "./cutSecretHeads.js";
 
 const MASK = "***";
 /** Shorter values are not scrubbed: masking every "abc" would garble lines and protect nothing real. */
@@ -16,7 +17,8 @@ function spellings(secret: string): string[] {
 
 /**
  * A function that masks, in one serialized log line, the credentials of every URL and every
- * occurrence of the given secret values. The sources never log secrets; this is the last line of
+ * occurrence of the given secret values, and what a cut left of either (a secret's head, a URL's
+ * authority, just before `…(+N chars)`). The sources never log secrets; this is the last line of
  * defence for text they pass on (a library's error message, an agent's stderr).
  */
 export function secretScrubber(secrets: readonly string[]): (line: string) => string {
@@ -26,7 +28,7 @@ export function secretScrubber(secrets: readonly string[]): (line: string) => st
   const known = forms.length === 0 ? undefined : new RegExp(forms.map(escapeRegExp).join("|"), "g");
   return (line) => {
     const masked = known === undefined ? line : line.replace(known, MASK);
-    return redactUrlsIn(masked);
+    return maskCutHeads(redactUrlsIn(masked), forms, MASK, MIN_SCRUBBED_CHARS);
   };
 }
 

@@ -1,6 +1,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import { createLogger, resolveLogLevel } from "../../src/log/logger.js";
+import { shownFragments } from "../helpers/secretFragments.js";
 
 describe("resolveLogLevel", () => {
   it("uses [log] level when LOG_LEVEL is unset or blank", () => {
@@ -81,6 +83,41 @@ describe("createLogger's secret scrubbing", () => {
       logger.info({ url: "ws://gw/ws?token=abc123", other: "nats://u:pw9999@h:4222" }, "x");
       expect(lines.join(""), String(pretty)).not.toMatch(/abc123|pw9999/);
     }
+  });
+
+  // A string is cut to 500 characters before the line is scrubbed (by its source, or by the
+  // logger's own field bound): a secret across the cut showed its head, `Zq7XenvK-0c3d…(+20 chars)`.
+  describe("a cut never leaves a piece of a secret, wherever it falls", () => {
+    const secrets = ["Zq7XenvK-0c3d55-Wq-longer-value", 'quo"te-s3cret\\back'];
+    const lead = (n: number) => `é${"x".repeat(n)} `;
+
+    it("in a field the logger bounds, and in one its source cut (an agent's stderr line)", () => {
+      const { logger, lines } = capture(secrets);
+      for (const secret of secrets) {
+        for (let n = 440; n <= 500; n++) {
+          const raw = `${lead(n)}${secret} and the rest of the line`;
+          logger.warn({ line: raw }, "field cut by the logger");
+          logger.warn({ line: untrustedText(raw, { maxChars: 500 }) }, "agent stderr");
+        }
+      }
+      for (const line of lines) for (const secret of secrets) expect(shownFragments(line, secret, "and the rest of the line"), line).toEqual([]);
+      // Not vacuous: lines whose cut fell inside a secret end with its mask, then the marker.
+      expect(lines.filter((line) => /\*\*\*…\(\+\d+ chars\)/.test(line)).length).toBeGreaterThan(40);
+    });
+
+    it("a URL's user info cut short is masked with its authority; one cut after it keeps the host", () => {
+      const { logger, lines } = capture([]);
+      for (let n = 440; n <= 500; n++) logger.info({ url: `${lead(n)}https://bob:hunter2pass@h.example.com/path` }, "x");
+      for (const line of lines) expect(shownFragments(line, "hunter2pass"), line).toEqual([]);
+      expect(lines.some((line) => line.includes("https://***…(+"))).toBe(true);
+      expect(lines.some((line) => /https:\/\/\*\*\*@h[\w.]*…\(\+/.test(line))).toBe(true);
+    });
+
+    it("leaves a cut that ends in no secret as it was", () => {
+      const { logger, lines } = capture(secrets);
+      logger.info({ line: `${lead(600)}Zq7` }, "x");
+      expect(JSON.parse(lines[0] ?? "").line).toMatch(/^éx+…\(\+\d+ chars\)$/);
+    });
   });
 
   it("leaves values shorter than 4 characters alone rather than garbling every line", () => {

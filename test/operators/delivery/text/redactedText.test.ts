@@ -25,9 +25,12 @@ describe("redactedText", () => {
       expect(shown.length).toBeLessThanOrEqual(500);
       expect(shownFragments(shown, secret)).toEqual([]);
     }
-    // Cutting first (the order before) left the head of a known secret for anyone to read.
-    const cutFirst = redact(untrustedText(`${"x ".repeat(240)}${AGENT_ENV_VALUE} and more text after it, ${"y ".repeat(40)}`));
+    // Cutting first (the order before) left the head of a known secret to a redaction that looks
+    // for whole secrets (chatRedaction now also masks a head left at a cut, the log's second line).
+    const wholeOnly = (text: string) => text.replaceAll(AGENT_ENV_VALUE, "***");
+    const cutFirst = wholeOnly(untrustedText(`${"x ".repeat(240)}${AGENT_ENV_VALUE} and more text after it, ${"y ".repeat(40)}`));
     expect(shownFragments(cutFirst, AGENT_ENV_VALUE)).not.toEqual([]);
+    expect(shownFragments(redact(untrustedText(`${"x ".repeat(240)}${AGENT_ENV_VALUE} and more text after it`)), AGENT_ENV_VALUE)).toEqual([]);
   });
 
   it("keeps line breaks when multiline and ends a long text in the usual marker", () => {
