@@ -39,4 +39,6 @@ export interface SendReceipt {
    * when none. An edit of the message must write it again, or it is gone.
    */
   readonly marker?: string;
+  /** The thread a `create_topic` opened, where the gateway names it apart from the message id (`thread_id`); a native port's is its `messageId`. */
+  readonly threadId?: string;
 }

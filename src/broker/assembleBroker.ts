@@ -15,6 +15,9 @@ import type { BrokerOptions } from "./brokerOptions.js";
 import type { BrokerState } from "./brokerState.js";
 import { platformPorts, preparePorts } from "./platformPorts.js";
 import { sessionPoolTurns } from "./sessionPoolTurns.js";
+import { proactiveSources } from "./proactiveSources.js";
+import { MemoryCronMarks, type CronMarks } from "../state/cronMarks.js";
+import { withCronFirings } from "../turn/cronTurns.js";
 import { triageSweepByLeader } from "./triageSweepByLeader.js";
 
 /** What a broker is assembled from, whichever bus it runs on. */
@@ -34,6 +37,8 @@ export interface BrokerAssembly {
   readonly ownership?: Observable<ReadonlySet<number>>;
   /** How many partitions this worker should hold now (see `BrokerParts.partitionShare`); absent: all of them. */
   readonly partitionShare?: () => number | undefined;
+  /** Where `[cron]` records its firings for `catch_up = "last"`: NATS KV or a file in the state dir; absent: in memory. */
+  readonly cronMarks?: CronMarks;
   readonly onStart?: () => Promise<void>;
   readonly onStopping?: () => Promise<void>;
   readonly onStopped?: () => Promise<void>;
@@ -54,6 +59,9 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
   const turns = worker && options.turnHandler === undefined ? sessionPoolTurns(config, { env, logger, version, state, history, metrics }) : undefined;
   const sweep = triage === undefined || !worker ? undefined : triageSweepByLeader(triage.store, assembly.ownership, config.triage, logger).subscribe();
   const ports = role === "worker" ? undefined : platformPorts(config, { logger, version, metrics });
+  const sources =
+    role === "worker" ? [] : proactiveSources(config, { env, logger, scheduler: options.cronScheduler ?? bus.scheduler, marks: assembly.cronMarks ?? new MemoryCronMarks() });
+  const handler = options.turnHandler ?? turns?.turnHandler;
   return new Broker({
     config,
     bus,
@@ -61,7 +69,9 @@ export function assembleBroker(options: BrokerOptions, assembly: BrokerAssembly)
     logger,
     pipeline: options.pipeline ?? new Pipeline(),
     role,
-    turnHandler: options.turnHandler ?? turns?.turnHandler,
+    // Any worker may take a cron job's firing, whoever queued it.
+    turnHandler: handler === undefined ? undefined : withCronFirings(handler),
+    ...(sources.length === 0 ? {} : { sources }),
     ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
     ...(state === undefined ? (assembly.rates === undefined ? {} : { rates: assembly.rates }) : { rates: state.rates }),
     ...(history === undefined ? {} : { history }),

@@ -120,6 +120,13 @@ export class Broker {
     this.#state = "running";
     this.#consuming = this.#worker?.run().subscribe();
     this.#edges = startEdgeHalf(this.#parts, { subjects: this.#subjects, instruments: this.#instruments, notices: this.#send, intake: this.#intake });
+    try {
+      // Sources of their own (cron, webhooks) queue through `submit`, which takes events once running.
+      for (const source of this.#parts.sources ?? []) await source.start((event) => this.submit(event));
+    } catch (err) {
+      await this.stop({ graceMs: 0 });
+      throw err;
+    }
     this.logger.info({ role: this.role, bus: this.bus.shared ? "external" : "memory", partitions: this.config.bus.partitions }, "broker ready");
   }
 
@@ -146,6 +153,8 @@ export class Broker {
   }
 
   async #stop(graceMs: number): Promise<StopResult> {
+    // No new firings or deliveries; what they already handed over is queued first.
+    await Promise.all((this.#parts.sources ?? []).map((source) => source.close()));
     // Debounced messages the edge still holds are queued before the broker refuses new events.
     if (this.#edges.length > 0) await Promise.race([Promise.all(this.#edges.map((edge) => edge.stopIntake())), new Promise((resolve) => setTimeout(resolve, 1_000))]);
     const worker = this.#worker;

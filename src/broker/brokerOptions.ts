@@ -1,3 +1,4 @@
+import type { SchedulerLike } from "rxjs";
 import type { Bus } from "../bus/bus.js";
 import type { Config, ConfigInput } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
@@ -18,6 +19,11 @@ export interface BrokerOptions {
   readonly role?: Role;
   /** Runs each turn. Default: the ACP session pool (`[agent]`, `[pool]`) with text delivery. */
   readonly turnHandler?: TurnHandler;
+  /**
+   * The clock `[cron]` reads its minutes from; default the bus's scheduler (the wall clock). A
+   * test or a simulation gives a virtual or faster one.
+   */
+  readonly cronScheduler?: SchedulerLike;
   /** Environment for `${VAR}` expansion and `LOG_LEVEL`; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }

@@ -1,4 +1,5 @@
 import type { Observable } from "rxjs";
+import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Bus } from "../bus/bus.js";
 import type { Config } from "../config/index.js";
 import type { PlatformPort, SoleReceiver } from "../platforms/platformPort.js";
@@ -63,6 +64,11 @@ export interface BrokerParts {
    * undefined until it has read the lease table. Absent: all of them (the embedded bus).
    */
   readonly partitionShare?: () => number | undefined;
+  /**
+   * Events of the broker's own (edge role): `[cron]`'s firings, `[webhooks]`' deliveries. Each is
+   * started once the broker runs, with `submit`, and closed first when it stops.
+   */
+  readonly sources?: readonly EventSource[];
   /** Runs first when the broker starts (acquiring partition leases). */
   readonly onStart?: () => Promise<void>;
   /** Runs after the worker stopped consuming and before the edge closes (releasing leases). */
@@ -74,4 +80,12 @@ export interface BrokerParts {
 /** One port's receiving, held by a lease: stopping it stops receiving there and lets another edge take over. */
 export interface ReceiverHold {
   stop(): Promise<void>;
+}
+
+/** Where events come from besides the platform ports: a scheduler, a webhook listener. */
+export interface EventSource {
+  /** Starts producing; each event is queued through `submit` (the broker's). Rejects when it cannot start (a listener's address taken). */
+  start(submit: (event: GatewayEvent) => Promise<readonly QueuedEvent[]>): Promise<void>;
+  /** Stops producing and waits for what it already handed to `submit`. */
+  close(): Promise<void>;
 }

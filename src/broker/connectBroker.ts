@@ -11,6 +11,7 @@ import { ReceiverLease } from "../scale/receiverLease.js";
 import type { LeaseBucket } from "../scale/leaseBucket.js";
 import { openSharedState } from "../state/kv/sharedState.js";
 import { openSharedRates } from "../state/kv/sharedRates.js";
+import { KvCronMarks } from "../state/kv/kvCronMarks.js";
 import type { Broker } from "./broker.js";
 import { assembleBroker } from "./assembleBroker.js";
 import type { BrokerParts, ReceiverHold } from "./brokerParts.js";
@@ -44,6 +45,9 @@ export async function connectBroker(options: BrokerOptions = {}): Promise<Broker
     const openLeases = () => openBucket(bus.connection, subjects(config.bus.prefix).buckets.leases, { ttlMs });
     // Native platforms' connections may allow one holder per bot: an edge holding them takes part in their leases.
     const receiving = role !== "worker" && nativePlatforms(config).size > 0;
+    // `[cron] catch_up = "last"`: every process that fires records it where the others read.
+    const cronMarks = role !== "worker" && config.cron.catch_up === "last" ? new KvCronMarks(await openBucket(bus.connection, subjects(config.bus.prefix).buckets.cron, { ttlMs: 0 })) : undefined;
+    const withMarks = cronMarks === undefined ? {} : { cronMarks };
     if (role === "edge") {
       const receivers = receiving ? receiverLeases(await openLeases(), config, workerId, logger) : undefined;
       // Its trust echoes take their per-bot tokens from the deployment's pool, as the workers' sends do.
@@ -54,6 +58,7 @@ export async function connectBroker(options: BrokerOptions = {}): Promise<Broker
         ownsBus: true,
         logger,
         rates: await openSharedRates(bus.connection, config),
+        ...withMarks,
         ...(receivers === undefined ? {} : { holdReceiver: receivers.hold, onStopping: receivers.stop }),
       });
     }
@@ -76,6 +81,7 @@ export async function connectBroker(options: BrokerOptions = {}): Promise<Broker
       ownsBus: true,
       logger,
       state,
+      ...withMarks,
       ownership: leases.owned,
       partitionShare: () => leases.share,
       onStart: async () => leases.start(),

@@ -9,6 +9,7 @@ import { MemoryBus } from "../bus/memoryBus.js";
 import { ConfigError, resolveConfig, type Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
 import { FileDeliveryLedger } from "../state/fileDeliveryLedger.js";
+import { fileCronMarks } from "../state/fileCronMarks.js";
 import { subjects } from "../wire/index.js";
 import { assembleBroker } from "./assembleBroker.js";
 import type { Broker } from "./broker.js";
@@ -21,6 +22,8 @@ import { memoryState } from "./brokerState.js";
 export const TURN_QUEUE_JOURNAL = "turn-queue.journal";
 /** Its delivery ledger, beside it. */
 export const DELIVERY_LEDGER_JOURNAL = "delivery-ledger.journal";
+/** The latest minute each cron job fired for (`[cron] catch_up = "last"`). */
+export const CRON_MARKS_FILE = "cron-marks.json";
 
 /**
  * Creates a broker on the embedded bus (or on the `bus` you pass). Throws `ConfigError` (every
@@ -47,6 +50,9 @@ export function createBroker(options: BrokerOptions = {}): Broker {
   }
   checkEmbedded(config, role);
   const dir = config.pool.state_dir !== undefined || options.turnHandler === undefined ? stateDirOf(config, env) : undefined;
+  if (dir === undefined && config.cron.catch_up === "last") {
+    throw new ConfigError([{ path: "cron.catch_up", message: `"last" remembers firings across restarts, and this broker keeps no state: set [pool] state_dir or [bus] url` }]);
+  }
   if (dir === undefined) return assembleBroker(options, { config, role, bus: new MemoryBus(), ownsBus: true, logger, state: memoryState(config) });
   const ledger = opened(() => FileDeliveryLedger.open(join(dir, DELIVERY_LEDGER_JOURNAL), logger));
   let bus: Bus;
@@ -63,6 +69,7 @@ export function createBroker(options: BrokerOptions = {}): Broker {
     ownsBus: true,
     logger,
     state: memoryState(config, ledger),
+    ...(config.cron.catch_up === "last" ? { cronMarks: fileCronMarks(join(dir, CRON_MARKS_FILE), logger) } : {}),
     onStopped: async () => ledger.close(),
   });
 }

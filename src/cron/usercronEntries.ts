@@ -13,7 +13,7 @@ import { type CronJob, cronJobOf } from "./cronJob.js";
  */
 
 /** Why an entry was dropped: its values' first fault, or a `disable_on_success` without what it needs. */
-export type UsercronDropReason = CronJobFault["reason"] | "disable_on_success_without_id" | "disable_on_success_without_match";
+export type UsercronDropReason = CronJobFault["reason"] | "disable_on_success_without_id" | "disable_on_success_without_match" | "disable_on_success_not_built";
 
 export interface UsercronDrop {
   readonly index: number;
@@ -74,5 +74,7 @@ function dropOf(entry: CronJobConfig, index: number, platforms: CronPlatforms): 
   // The command is not quoted: a shell line may carry a credential.
   if (entry.id === undefined) return { index, reason: "disable_on_success_without_id", fields: {} };
   if (entry.disable_on_success_match === undefined) return { index, reason: "disable_on_success_without_match", fields: { id: entry.id } };
-  return undefined;
+  // Upstream runs the command in its one process before each firing; which of several processes
+  // should (once, for a firing any of them may make) is not built yet: refused, never ignored.
+  return { index, reason: "disable_on_success_not_built", fields: { id: entry.id } };
 }

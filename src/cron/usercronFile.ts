@@ -16,6 +16,7 @@ export const USERCRON_UNKNOWN_PLATFORM_WARNING = "usercron: unknown platform, sk
 export const USERCRON_PLATFORM_NOT_CONFIGURED_WARNING = "usercron: platform not configured, skipping";
 export const USERCRON_WITHOUT_ID_WARNING = "usercron: disable_on_success requires id, skipping";
 export const USERCRON_WITHOUT_MATCH_WARNING = "usercron: disable_on_success requires disable_on_success_match, skipping";
+export const USERCRON_DISABLE_ON_SUCCESS_NOT_BUILT_WARNING = "usercron: disable_on_success is not supported by turnstream, skipping";
 
 const DROP_LOGS: Readonly<Record<UsercronDropReason, string>> = {
   invalid_cron_expression: USERCRON_INVALID_SCHEDULE_WARNING,
@@ -24,6 +25,7 @@ const DROP_LOGS: Readonly<Record<UsercronDropReason, string>> = {
   platform_not_configured: USERCRON_PLATFORM_NOT_CONFIGURED_WARNING,
   disable_on_success_without_id: USERCRON_WITHOUT_ID_WARNING,
   disable_on_success_without_match: USERCRON_WITHOUT_MATCH_WARNING,
+  disable_on_success_not_built: USERCRON_DISABLE_ON_SUCCESS_NOT_BUILT_WARNING,
 };
 
 /** The largest usercron file read: an agent writes it, and it is read again on every change. */

@@ -105,6 +105,8 @@ export class PendingAcks {
 export function ackResult(outcome: ResponseOutcome, required: boolean): SendReceipt | SendError {
   switch (outcome.kind) {
     case "delivered":
+      // A `create_topic` is answered with the thread it opened (`thread_id`), maybe with no message id.
+      if (outcome.threadId !== undefined) return { messageId: outcome.messageId ?? outcome.threadId, threadId: outcome.threadId };
       if (outcome.messageId !== undefined && outcome.messageId !== "") return { messageId: outcome.messageId };
       return required ? new SendError("no_message_id", "gateway delivered send without a message id") : legacySent;
     case "rejected": {

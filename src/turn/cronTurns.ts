@@ -32,7 +32,7 @@ export function withCronFirings(handler: TurnHandler): TurnHandler {
         skipped(turn.event, context);
         return EMPTY;
       }
-      context.logger.info({ job: firing.job, minute: firing.minute, platform: turn.event.platform, channel: turn.event.channel.id, proactive: turn.event.proactive }, "cronjob fired");
+      context.logger.info({ job: firing.job, minute: firing.minute, platform: turn.event.platform, channel: turn.event.channel.id, proactive: turn.event.proactive }, "cronjob running");
       const end = (): void => void lastEnded.set(firing.job, context.scheduler.now());
       return fire(handler, turn, firing, cronContext(context, turn.event.event_id)).pipe(
         // A turn deferred for a state outage is tried again in place: it has not ended.
@@ -88,7 +88,7 @@ function fire(handler: TurnHandler, turn: Turn, firing: CronFiring, context: Tur
 function threadFor(event: GatewayEvent, post: string, firing: CronFiring, context: TurnContext): Observable<string> {
   const create: OutboundMessage = { ...message(event, shortenThreadName(event.content.text)), quote_message_id: post, command: "create_topic" };
   return context.send(create).pipe(
-    map((receipt) => receipt.messageId),
+    map((receipt) => receipt.threadId ?? receipt.messageId),
     catchError((err: unknown) => {
       context.logger.error({ reason: "thread_failed", job: firing.job, channel: event.channel.id, err }, "failed to create cron thread");
       return context.send(message(event, "⚠️ cronjob: failed to create thread")).pipe(

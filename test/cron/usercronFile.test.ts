@@ -169,17 +169,20 @@ disable_on_success = "true"
     ]);
   });
 
-  it('takes thread_id = "" as absent and says so; carries the usercron-only keys', () => {
+  it('takes thread_id = "" as absent and says so; carries id; refuses a complete disable_on_success, which is not built', () => {
     write(
-      `${GOOD}thread_id = ""\n\n[[jobs]]\nid = "digest"\nschedule = "30 8 * * *"\nchannel = "1"\nthread_id = "2200000000000000002"\nmessage = "digest"\nproactive = true\ndisable_on_success = "gh pr view 1"\ndisable_on_success_match = "MERGED"\ndisable_on_success_timeout_secs = 0\n`,
+      `${GOOD}thread_id = ""\n\n[[jobs]]\nid = "digest"\nschedule = "30 8 * * *"\nchannel = "1"\nthread_id = "2200000000000000002"\nmessage = "digest"\nproactive = true\n\n[[jobs]]\nid = "goal"\nschedule = "30 8 * * *"\nchannel = "1"\nmessage = "goal"\ndisable_on_success = "gh pr view 1"\ndisable_on_success_match = "MERGED"\ndisable_on_success_timeout_secs = 0\n`,
       1_000,
     );
     const { usercron, records } = file();
-    const [first, second] = usercron.load();
+    const [first, second, third] = usercron.load();
     expect(first?.threadId).toBeUndefined();
     expect(Object.hasOwn(first ?? {}, "threadId")).toBe(false);
-    expect(second).toMatchObject({ id: "digest", threadId: "2200000000000000002", proactive: true, disableOnSuccess: { command: "gh pr view 1", match: "MERGED", timeoutSecs: 1 } });
-    expect(logged(records)[0]).toEqual({ level: 40, msg: "cronjob thread_id is empty, treated as absent", reason: "blank_thread_id", source: "cronjob.toml", index: 0 });
+    expect(second).toMatchObject({ id: "digest", threadId: "2200000000000000002", proactive: true });
+    expect(third).toBeUndefined();
+    expect(logged(records)[0]).toEqual({ level: 40, msg: "usercron: disable_on_success is not supported by turnstream, skipping", reason: "disable_on_success_not_built", index: 2, id: "goal", path });
+    expect(logged(records)[1]).toEqual({ level: 40, msg: "cronjob thread_id is empty, treated as absent", reason: "blank_thread_id", source: "cronjob.toml", index: 0 });
+    expect(JSON.stringify(records)).not.toContain("gh pr view");
   });
 
   it("a path it cannot read as a file: warned, no jobs", () => {

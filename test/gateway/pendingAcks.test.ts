@@ -139,6 +139,11 @@ describe("ackResult", () => {
     expect(ackResult({ kind: "delivered" }, true)).toMatchObject({ name: "SendError", code: "no_message_id", message: "gateway delivered send without a message id" });
   });
 
+  it("a create_topic's thread_id is the receipt's thread (and its message id when the gateway gave none)", () => {
+    expect(ackResult({ kind: "delivered", threadId: "t-1" }, true)).toEqual({ messageId: "t-1", threadId: "t-1" });
+    expect(ackResult({ kind: "delivered", messageId: "m-1", threadId: "t-1" }, true)).toEqual({ messageId: "m-1", threadId: "t-1" });
+  });
+
   it("a rejected or unknown outcome fails with its own code, in either mode", () => {
     for (const required of [false, true]) {
       expect(ackResult({ kind: "rejected", code: "rate_limited", message: "slow down" }, required)).toMatchObject({

@@ -80,7 +80,7 @@ describe("withCronFirings", () => {
     expect(turn.event.cron).toBeUndefined();
     // The turn's replies answer no event.
     expect(r.sent[2]?.reply_to).toBe("");
-    expect(r.records.some((record) => record.msg === "cronjob fired")).toBe(true);
+    expect(r.records.some((record) => record.msg === "cronjob running")).toBe(true);
   });
 
   it("joins the job's thread_id: posts there and runs the turn in that conversation, no thread opened", async () => {

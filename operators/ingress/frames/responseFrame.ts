@@ -56,7 +56,7 @@ export const gatewayResponseSchema = z
 
 /** What one write became, per protocol §5.5. */
 export type ResponseOutcome =
-  | { readonly kind: "delivered"; readonly messageId?: string }
+  | { readonly kind: "delivered"; readonly messageId?: string; readonly threadId?: string }
   | { readonly kind: "rejected"; readonly code: string; readonly message: string; readonly retryAfterMs?: number }
   | { readonly kind: "unknown"; readonly code: string; readonly message: string };
 
@@ -71,10 +71,10 @@ export function responseOutcome(response: GatewayResponse): ResponseOutcome {
   switch (response.outcome) {
     case undefined:
       return response.success
-        ? delivered(response.message_id)
+        ? delivered(response.message_id, response.thread_id)
         : { kind: "rejected", code: "legacy_failure", message: message ?? "gateway reported failure" };
     case "delivered":
-      return delivered(response.message_id);
+      return delivered(response.message_id, response.thread_id);
     case "rejected":
       return {
         kind: "rejected",
@@ -87,6 +87,11 @@ export function responseOutcome(response: GatewayResponse): ResponseOutcome {
   }
 }
 
-function delivered(messageId: string | undefined): ResponseOutcome {
-  return messageId !== undefined && messageId !== "" ? { kind: "delivered", messageId } : { kind: "delivered" };
+/** A delivered write, with the message id and the thread id (a `create_topic`'s new thread) the gateway gave, each left out when absent or `""`. */
+function delivered(messageId: string | undefined, threadId: string | undefined): ResponseOutcome {
+  return {
+    kind: "delivered",
+    ...(messageId !== undefined && messageId !== "" ? { messageId } : {}),
+    ...(threadId !== undefined && threadId !== "" ? { threadId } : {}),
+  };
 }

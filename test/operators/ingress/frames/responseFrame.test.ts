@@ -84,6 +84,13 @@ describe("responseOutcome (§5.5)", () => {
     expect(responseOutcome(response({ outcome: "delivered", message_id: "" }))).toStrictEqual({ kind: "delivered" });
   });
 
+  it("a delivered create_topic keeps the gateway's thread_id, legacy or structured; an empty one is absent", () => {
+    const base = { schema: "openab.gateway.response.v1", request_id: "r1", success: true } as const;
+    expect(responseOutcome({ ...base, thread_id: "t9" })).toEqual({ kind: "delivered", threadId: "t9" });
+    expect(responseOutcome({ ...base, outcome: "delivered", message_id: "m1", thread_id: "t9" })).toEqual({ kind: "delivered", messageId: "m1", threadId: "t9" });
+    expect(responseOutcome({ ...base, thread_id: "" })).toEqual({ kind: "delivered" });
+  });
+
   it("outcome rejected → Rejected(error_code, error, retry_after_ms)", () => {
     expect(
       responseOutcome(response({ outcome: "rejected", error_code: "rate_limited", error: "slow down", retry_after_ms: 2000 })),
