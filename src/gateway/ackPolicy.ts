@@ -20,7 +20,9 @@ export type AckPolicy =
  * - edits and deletes: refused where the hello says the platform cannot, acked only where it says
  *   so (`edit_ack` / `delete_ack`), elsewhere written and trusted, as upstream;
  * - messages: acked when the hello requires it (`send_ack`), or when wanted and the gateway can be
- *   asked — a negotiated gateway without `send_ack` cannot, and order then rests on the socket.
+ *   asked — a negotiated gateway without `send_ack` cannot, and order then rests on the socket;
+ * - topics: always asked, and required, as the protocol has it: what a `create_topic` is for is the
+ *   `thread_id` its answer carries.
  */
 export function ackPolicy(message: OutboundMessage, capabilities: PlatformCapabilities | undefined, wantAck: boolean): AckPolicy {
   switch (message.command) {
@@ -40,6 +42,8 @@ export function ackPolicy(message: OutboundMessage, capabilities: PlatformCapabi
       const acked = capabilities !== undefined && (edit ? capabilities.editAck : capabilities.deleteAck);
       return acked ? { kind: "ask", required: true } : { kind: "write", unacked: false };
     }
+    case "create_topic":
+      return { kind: "ask", required: true };
     default: {
       const required = capabilities?.sendAck === true;
       const askable = capabilities === undefined || required;

@@ -5,6 +5,7 @@ import type { CronFiring, GatewayEvent } from "../../operators/ingress/gatewayEv
 import { shortenThreadName } from "../../operators/ingress/prompt/threadName.js";
 import { isStateOutage } from "../state/errors.js";
 import type { Send } from "../pipeline/send.js";
+import { namesMessage } from "./delivery/messageChange.js";
 import { replyChannel } from "./delivery/replyMessage.js";
 import type { Turn, TurnContext, TurnHandler } from "./turn.js";
 
@@ -67,9 +68,10 @@ function fire(handler: TurnHandler, turn: Turn, firing: CronFiring, context: Tur
     concatMap((post) => {
       // A `beforeSend` stage dropped the post: nothing shows where the turn would answer.
       if (post === undefined) return EMPTY;
-      const anchored: GatewayEvent = { ...plain, message_id: post };
+      // A gateway that confirmed without an id names no message: no anchor, and a plain topic.
+      const anchored: GatewayEvent = { ...plain, message_id: namesMessage(post) ? post : "" };
       if (replyChannel(event).thread_id !== undefined) return from(handler({ sessionKey: turn.sessionKey, event: anchored }, context));
-      return threadFor(anchored, post, firing, context).pipe(
+      return threadFor(anchored, firing, context).pipe(
         concatMap((thread) => {
           const inThread: GatewayEvent = thread === "" ? anchored : { ...anchored, channel: { ...anchored.channel, thread_id: thread } };
           return from(handler({ sessionKey: sessionKey(inThread), event: inThread }, context));
@@ -85,8 +87,9 @@ function fire(handler: TurnHandler, turn: Turn, firing: CronFiring, context: Tur
  * channel (Telegram outside a forum). A refusal is told in the channel, as upstream does, and the
  * firing stops.
  */
-function threadFor(event: GatewayEvent, post: string, firing: CronFiring, context: TurnContext): Observable<string> {
-  const create: OutboundMessage = { ...message(event, shortenThreadName(event.content.text)), quote_message_id: post, command: "create_topic" };
+function threadFor(event: GatewayEvent, firing: CronFiring, context: TurnContext): Observable<string> {
+  const from = event.message_id === "" ? {} : { quote_message_id: event.message_id };
+  const create: OutboundMessage = { ...message(event, shortenThreadName(event.content.text)), ...from, command: "create_topic" };
   return context.send(create).pipe(
     map((receipt) => receipt.threadId ?? receipt.messageId),
     catchError((err: unknown) => {

@@ -36,7 +36,8 @@ describe("ackPolicy", () => {
     expect(ackPolicy(message(), undefined, true)).toEqual({ kind: "ask", required: false });
     expect(ackPolicy(message(), caps({ sendAck: true }), false)).toEqual({ kind: "ask", required: true });
     expect(ackPolicy(message(), caps({}), true)).toEqual({ kind: "write", unacked: true });
-    expect(ackPolicy(message("create_topic"), undefined, true)).toEqual({ kind: "ask", required: false });
+    expect(ackPolicy(message("create_topic"), undefined, false)).toEqual({ kind: "ask", required: true });
+    expect(ackPolicy(message("create_topic"), caps({}), false)).toEqual({ kind: "ask", required: true });
   });
 
   it("typing: never written to a gateway, in legacy mode or after any hello", () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { SchedulerLike } from "rxjs";
 import type { Broker } from "../../src/broker/broker.js";
 import { connectBroker } from "../../src/broker/connectBroker.js";
 import type { ConfigInput } from "../../src/config/index.js";
@@ -27,6 +28,8 @@ export interface PlatformStackOptions {
   /** The whole config but `[agent]`'s command (the scripted agent) and `[pool]`'s state dir (a temp one), which are merged under it. */
   readonly config: Omit<ConfigInput, "gateway">;
   readonly agentEnv?: Record<string, string>;
+  /** The clock `[cron]` reads (a faster one: test/helpers/fastClock.ts); default the wall clock. */
+  readonly cronScheduler?: SchedulerLike;
   /** What says the ports are up (a log line, a call the fake saw); waited for up to 15 s. */
   readonly ready: (records: readonly LogRecord[], broker: Broker) => boolean;
 }
@@ -39,6 +42,7 @@ export async function startPlatformStack(options: PlatformStackOptions): Promise
   const { agent, pool, ...rest } = options.config;
   const broker = await connectBroker({
     logger,
+    ...(options.cronScheduler === undefined ? {} : { cronScheduler: options.cronScheduler }),
     config: {
       ...rest,
       agent: { command: process.execPath, args: [scriptedAgentPath], working_dir: dir.dir, env: { AGENT_EVENTS_FILE: dir.eventsFile, AGENT_STDIN_LOG: stdinLog, ...options.agentEnv }, ...agent },

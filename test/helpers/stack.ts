@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { SchedulerLike } from "rxjs";
 import { afterAll, beforeAll } from "vitest";
 import type { Broker } from "../../src/broker/broker.js";
 import { connectBroker } from "../../src/broker/connectBroker.js";
@@ -58,6 +59,8 @@ export interface StackOptions {
   readonly config?: Omit<ConfigInput, "gateway"> & { gateway?: Partial<NonNullable<ConfigInput["gateway"]>> };
   readonly agentEnv?: Record<string, string>;
   readonly gateway?: DevGatewayOptions;
+  /** The clock `[cron]` reads (a faster one: test/helpers/fastClock.ts); default the wall clock. */
+  readonly cronScheduler?: SchedulerLike;
 }
 
 /** A real dev gateway (WebSocket server), a broker connected to it, and the scripted agent as its ACP agent. */
@@ -81,6 +84,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         { url: nats.url, prefix: `e2e${process.pid}_${++stacks}`, lease_ttl_secs: 3, ...busKeys };
   const broker = await connectBroker({
     logger,
+    ...(options.cronScheduler === undefined ? {} : { cronScheduler: options.cronScheduler }),
     config: {
       ...rest,
       ...(bus === undefined ? {} : { bus }),

@@ -1,3 +1,4 @@
+import type { SchedulerLike } from "rxjs";
 import type { Broker } from "../../src/broker/broker.js";
 import type { ConfigInput } from "../../src/config/index.js";
 import type { FakeBotApi, RecordedCall } from "../fakes/telegram/index.js";
@@ -27,6 +28,8 @@ export interface TelegramStackOptions {
   /** Other sections, merged over the stack's `[agent]` (the scripted agent) and `[pool]` (a temp state dir). */
   readonly config?: Omit<ConfigInput, "telegram" | "gateway">;
   readonly agentEnv?: Record<string, string>;
+  /** The clock `[cron]` reads; default the wall clock. */
+  readonly cronScheduler?: SchedulerLike;
 }
 
 /** Starts the broker and waits until its Telegram port polls (or, in webhook mode, listens). */
@@ -36,6 +39,7 @@ export async function startTelegramStack(api: FakeBotApi, options: TelegramStack
   const stack = await startPlatformStack({
     config: { ...options.config, telegram },
     ...(options.agentEnv === undefined ? {} : { agentEnv: options.agentEnv }),
+    ...(options.cronScheduler === undefined ? {} : { cronScheduler: options.cronScheduler }),
     // Webhook mode: the listener is up; polling: the first getUpdates went out.
     ready: (records, broker) => (broker.config.telegram?.mode === "webhook" ? records.some(webhook) : api.callsOf("getUpdates").length > 0),
   });

@@ -101,6 +101,14 @@ describe("withCronFirings", () => {
     expect(r.turns[0]?.event.channel.thread_id).toBeNull();
   });
 
+  it("a post confirmed without an id (a legacy gateway) anchors nothing, and its topic is opened plainly", async () => {
+    const r = rig((message) => of({ messageId: message.command === "create_topic" ? "t9" : "gw_sent" }));
+    await r.run(firing({ platform: "line" }));
+    expect(r.sent[1]?.quote_message_id).toBeUndefined();
+    expect(r.turns[0]?.event.message_id).toBe("");
+    expect(r.turns[0]?.sessionKey).toBe("line:c1:t9");
+  });
+
   it("a proactive job posts nothing before the agent speaks", async () => {
     const r = rig();
     const silent: TurnHandler = withCronFirings(() => EMPTY);

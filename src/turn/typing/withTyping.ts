@@ -11,12 +11,13 @@ import { typingMessage } from "./typingMessage.js";
  * `TYPING_RENEW_MS` until it completes, fails or is unsubscribed. Fire-and-forget, beside the turn
  * and not part of it: the turn never waits for one, never counts one as delivered, and a failed one
  * is logged at debug and dropped. A renewal due while the previous one is still on its way is
- * skipped; one on its way when the turn ends is let finish, and nothing is sent after.
+ * skipped; one on its way when the turn ends is let finish, and nothing is sent after. A
+ * proactive turn shows none: it may end in silence, and nobody asked (a cron job, a webhook).
  */
 export function withTyping<T>(event: GatewayEvent, context: TurnContext): MonoTypeOperatorFunction<T> {
   return (turn) =>
     defer(() => {
-      if (context.capabilities?.(event.platform)?.typingIndicator !== true) return turn;
+      if (event.proactive || context.capabilities?.(event.platform)?.typingIndicator !== true) return turn;
       const span = new Subject<never>();
       const message = typingMessage(event);
       span

@@ -65,10 +65,12 @@ interface Run {
   readonly typing?: (at: number, scheduler: SchedulerLike) => Observable<SendReceipt>;
   /** Unsubscribes the turn (the worker stopping) at this time. */
   readonly cancelAt?: number;
+  /** The turn's event is proactive (a cron job's, a webhook's). */
+  readonly proactive?: boolean;
 }
 
 /** Runs one turn on `EVENT` to the end of virtual time: what was sent when, how it settled, what it counted and logged. */
-function run({ capabilities, handler = threeBubbles, typing, cancelAt }: Run) {
+function run({ capabilities, handler = threeBubbles, typing, cancelAt, proactive = false }: Run) {
   const scheduler = testScheduler();
   const sent: Array<{ readonly at: number; readonly message: OutboundMessage }> = [];
   const settled: SettledTurn[] = [];
@@ -81,7 +83,7 @@ function run({ capabilities, handler = threeBubbles, typing, cancelAt }: Run) {
     const bus = new MemoryBus({ scheduler });
     const messages: DurableMessage<GatewayEvent>[] = [];
     bus.consume<GatewayEvent>("t.turn.0", { durable: "w" }).subscribe((message) => messages.push(message));
-    bus.persist("t.turn.0", EVENT).subscribe();
+    bus.persist("t.turn.0", proactive ? { ...EVENT, proactive } : EVENT).subscribe();
     const acked = timer(5, scheduler).pipe(map((): SendReceipt => ({ messageId: "m" })));
     const send = (message: OutboundMessage) =>
       defer(() => {
@@ -147,6 +149,12 @@ describe("typing while a turn runs (withTyping over runTurn)", () => {
     expect(gateway.bubblesAt).toEqual([1_000, 4_505, 9_010]);
     expect(run({}).typingAt).toEqual([]);
     expect(run({ capabilities: { ...NATIVE, typingIndicator: false } }).typingAt).toEqual([]);
+  });
+
+  it("never for a proactive turn, which may end in silence and which nobody asked for", () => {
+    const { typingAt, bubblesAt } = run({ capabilities: NATIVE, proactive: true });
+    expect(typingAt).toEqual([]);
+    expect(bubblesAt).toEqual([1_000, 4_505, 9_010]);
   });
 
   it("a typing send that fails is logged at debug and the turn goes on; the next renewal is tried", () => {
