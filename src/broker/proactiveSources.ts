@@ -8,6 +8,7 @@ import { usercronPathOf } from "../cron/usercronPath.js";
 import type { Logger } from "../log/logger.js";
 import type { CronMarks } from "../state/cronMarks.js";
 import type { EventSource } from "./brokerParts.js";
+import { webhookSource } from "./webhookSource.js";
 
 export interface ProactiveSourceOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -20,8 +21,9 @@ export interface ProactiveSourceOptions {
 
 /**
  * The events an edge makes itself: `[cron]`'s scheduler when there is a job or a usercron file to
- * watch (upstream starts none otherwise). Each process that holds the config runs its own; the
- * bus's message ids make their firings one.
+ * watch (upstream starts none otherwise), and `[webhooks]`' listener when it has endpoints. Each
+ * process that holds the config runs its own; the bus's message ids make their firings one, and a
+ * delivery is queued by whichever edge the sender reached.
  */
 export function proactiveSources(config: Config, options: ProactiveSourceOptions): EventSource[] {
   const sources: EventSource[] = [];
@@ -35,5 +37,7 @@ export function proactiveSources(config: Config, options: ProactiveSourceOptions
       new CronScheduler({ jobs, ...(usercron === undefined ? {} : { usercron }), catchUp: config.cron.catch_up, ...(options.marks === undefined ? {} : { marks: options.marks }), scheduler: options.scheduler, logger }),
     );
   }
+  const webhooks = webhookSource(config, options.logger);
+  if (webhooks !== undefined) sources.push(webhooks);
   return sources;
 }
