@@ -76,8 +76,16 @@ export class CronScheduler {
       logger.info({ job: cronJobKey(job), schedule: job.expression, timezone: job.timezone, platform: job.platform, channel: job.channel, proactive: job.proactive, source: job.source }, "cronjob registered");
     }
     logger.info({ baseline: this.#options.jobs.length, usercron: this.#usercron.length, total: this.jobs.length, catchUp: this.#options.catchUp, marks: marks?.kind }, "cron scheduler started");
-    if (this.#options.catchUp === "last" && marks !== undefined) await this.#catchUp(scheduler.now(), marks);
-    this.#ticks = cronMinutes(scheduler).subscribe((minute) => this.#tick(minute));
+    const now = scheduler.now();
+    // Ticking from now, not from when the marks answered: a minute that begins while they are read
+    // is this process's to fire. It waits for the catch-up, which reads the marks as they were.
+    let held: number[] | undefined = [];
+    this.#ticks = cronMinutes(scheduler).subscribe((minute) => (held === undefined ? this.#tick(minute) : held.push(minute)));
+    if (this.#options.catchUp === "last" && marks !== undefined) await this.#catchUp(now, marks);
+    const due = held;
+    held = undefined;
+    // Closed meanwhile: the held minutes go with the ticks.
+    if (this.#ticks !== undefined) for (const minute of due) this.#tick(minute);
   }
 
   /** Stops ticking and waits for the firings already handed to the bus. */
@@ -117,7 +125,8 @@ export class CronScheduler {
         try {
           const last = await firstValueFrom(marks.lastFired(key));
           // A job never fired before starts its record now: firing its past would surprise whoever just added it.
-          if (last === undefined) return await lastValueFrom(marks.fired(key, thisMinute - MINUTE_MS), { defaultValue: undefined });
+          // This minute included, or a process starting later in it would read the record and fire it.
+          if (last === undefined) return await lastValueFrom(marks.fired(key, thisMinute), { defaultValue: undefined });
           // This minute too: every process may have been down at its start.
           const missed = latestFiring(job, Math.max(last, now - horizon), thisMinute + MINUTE_MS);
           if (missed === undefined) return;

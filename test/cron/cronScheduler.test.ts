@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { firstValueFrom, VirtualTimeScheduler, type SchedulerLike } from "rxjs";
+import { delay, firstValueFrom, VirtualTimeScheduler, type SchedulerLike } from "rxjs";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { turnMsgId } from "../../src/broker/queueEvent.js";
@@ -12,7 +12,7 @@ import { cronJobsOf } from "../../src/cron/cronJobs.js";
 import { cronJobKey } from "../../src/cron/cronJobKey.js";
 import { CronScheduler, type SubmitEvent } from "../../src/cron/cronScheduler.js";
 import { UsercronFile } from "../../src/cron/usercronFile.js";
-import { MemoryCronMarks } from "../../src/state/cronMarks.js";
+import { MemoryCronMarks, type CronMarks } from "../../src/state/cronMarks.js";
 import { captureLogs } from "../helpers/logCapture.js";
 import { TOKEN } from "../fakes/discord/fakeDiscordFixture.js";
 
@@ -180,13 +180,57 @@ describe("CronScheduler", () => {
     await fresh.start(w.submit);
     await w.advance(0);
     expect(w.queued).toEqual([]);
-    expect(await firstValueFrom(marks.lastFired(cronJobKey(jobs[0]!)))).toBe(at("2026-12-06T08:59:00.000Z"));
+    expect(await firstValueFrom(marks.lastFired(cronJobKey(jobs[0]!)))).toBe(at("2026-12-06T09:00:00.000Z"));
     await fresh.close();
     const none = new CronScheduler({ jobs, catchUp: "none", marks: new MemoryCronMarks(), scheduler: w.clock, logger: captureLogs().logger });
     await none.start(w.submit);
     await w.advance(0);
     expect(w.queued).toEqual([]);
     await none.close();
+  });
+
+  it("catch_up = \"last\": a second process starting later in a new job's first minute reads its record and fires nothing late", async () => {
+    const w = world();
+    const config = configWith(`[[cron.jobs]]\nschedule = "* * * * *"\nchannel = "c1"\nmessage = "tick"`);
+    const jobs = cronJobsOf(config);
+    const marks = new MemoryCronMarks();
+    const first = new CronScheduler({ jobs, catchUp: "last", marks, scheduler: w.clock, logger: captureLogs().logger });
+    await first.start(w.submit);
+    await w.advance(20_000);
+    const { logger, records } = captureLogs();
+    const second = new CronScheduler({ jobs, catchUp: "last", marks, scheduler: w.clock, logger });
+    await second.start(w.submit);
+    await w.advance(0);
+    expect(w.queued).toEqual([]);
+    expect(records.filter((record) => record.msg === "cronjob missed while no process was up; firing it once")).toEqual([]);
+    // From the next minute on both fire it, and the bus keeps one.
+    await w.advance(30_000);
+    expect(w.kept().map((one) => [one.event.cron?.minute, one.event.cron?.catch_up])).toEqual([["2026-12-06T09:01:00.000Z", undefined]]);
+    expect(w.queued).toHaveLength(2);
+    for (const scheduler of [first, second]) await scheduler.close();
+  });
+
+  it("catch_up = \"last\": a minute that begins while the marks are read at start is fired by the tick, after the catch-up", async () => {
+    const w = world(at("2026-12-06T09:00:58.000Z"));
+    const config = configWith(`[[cron.jobs]]\nschedule = "* * * * *"\nchannel = "c1"\nmessage = "tick"`);
+    const jobs = cronJobsOf(config);
+    const stored = new MemoryCronMarks();
+    // The last firing anyone made was 08:58; the marks answer 5 s after they are asked (a slow KV).
+    await firstValueFrom(stored.fired(cronJobKey(jobs[0]!), at("2026-12-06T08:58:00.000Z")), { defaultValue: undefined });
+    const marks: CronMarks = { kind: "nats", lastFired: (job) => stored.lastFired(job).pipe(delay(5_000, w.clock)), fired: (job, minute) => stored.fired(job, minute) };
+    const scheduler = new CronScheduler({ jobs, catchUp: "last", marks, scheduler: w.clock, logger: captureLogs().logger });
+    const started = scheduler.start(w.submit);
+    await w.advance(10_000, 1_000);
+    await started;
+    await w.advance(60_000);
+    // 09:00 nobody fired (caught up), 09:01 began during the read, 09:02 as usual.
+    expect(w.kept().map((one) => [one.event.cron?.minute, one.event.cron?.catch_up])).toEqual([
+      ["2026-12-06T09:00:00.000Z", true],
+      ["2026-12-06T09:01:00.000Z", undefined],
+      ["2026-12-06T09:02:00.000Z", undefined],
+    ]);
+    expect(await firstValueFrom(stored.lastFired(cronJobKey(jobs[0]!)))).toBe(at("2026-12-06T09:02:00.000Z"));
+    await scheduler.close();
   });
 
   it("a firing the bus refuses is logged, and the next minute fires as usual", async () => {
