@@ -27,7 +27,8 @@ describe("the nightly digest", () => {
     expect(config.cron.jobs).toHaveLength(1);
     expect(job).toMatchObject({ enabled: true, platform: "telegram", channel: "123456789", proactive: true });
     expect(config.triage.enabled).toBe(true);
-    expect(config.telegram?.streaming).toBe(false);
+    // Telegram streams by default; a proactive turn is sent whole anyway (no placeholder before the agent speaks).
+    expect(config.telegram?.streaming).toBe(true);
     expect(config.delivery.mode).toBe("text");
   });
 

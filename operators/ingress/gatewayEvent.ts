@@ -35,6 +35,12 @@ export interface GatewayEvent {
    * run one at a time and apart from the conversation they speak in; the real place is here.
    */
   readonly cron?: CronFiring;
+  /**
+   * Set by the broker's own sources, never read from the wire: a cron job or a webhook made this
+   * event, not a platform, so its replies answer no event (`reply_to` `""`, as the protocol has a
+   * cron turn's). Absent: a platform's or a gateway's event.
+   */
+  readonly origin?: "cron" | "webhook";
 }
 
 /** What a cron job's firing carries besides the event: where it speaks, and which job and minute it is. */

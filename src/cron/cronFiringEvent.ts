@@ -25,6 +25,7 @@ export function cronFiringEvent(job: CronJob, key: string, minute: number, optio
     mentions: [],
     message_id: "",
     proactive: job.proactive,
+    origin: "cron",
     cron: { job: key, minute: at, ...(options.catchUp === true ? { catch_up: true as const } : {}) },
   };
 }

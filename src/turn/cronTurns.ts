@@ -4,7 +4,6 @@ import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { CronFiring, GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { shortenThreadName } from "../../operators/ingress/prompt/threadName.js";
 import { isStateOutage } from "../state/errors.js";
-import type { Send } from "../pipeline/send.js";
 import { namesMessage } from "./delivery/messageChange.js";
 import { replyChannel } from "./delivery/replyMessage.js";
 import type { Turn, TurnContext, TurnHandler } from "./turn.js";
@@ -18,7 +17,8 @@ import type { Turn, TurnContext, TurnHandler } from "./turn.js";
  * - a proactive job's turn runs as it is: nothing is posted before the agent speaks;
  * - otherwise `🕐 [<sender_name>]: <message>` is posted in the job's channel (or its `thread_id`),
  *   a thread is opened from that post unless the job names one, and the turn runs there with the
- *   post as its anchor (the reactions go on it). Its replies answer no event (`reply_to` `""`).
+ *   post as its anchor (the reactions go on it). Its replies answer no event (`reply_to` `""`:
+ *   the event's `origin` says no platform sent it).
  */
 export function withCronFirings(handler: TurnHandler): TurnHandler {
   /** Per job, when its last firing ended (the scheduler's clock): a few bytes per job a process has run. */
@@ -35,7 +35,7 @@ export function withCronFirings(handler: TurnHandler): TurnHandler {
       }
       context.logger.info({ job: firing.job, minute: firing.minute, platform: turn.event.platform, channel: turn.event.channel.id, proactive: turn.event.proactive }, "cronjob running");
       const end = (): void => void lastEnded.set(firing.job, context.scheduler.now());
-      return fire(handler, turn, firing, cronContext(context, turn.event.event_id)).pipe(
+      return fire(handler, turn, firing, context).pipe(
         // A turn deferred for a state outage is tried again in place: it has not ended.
         tap({ complete: end, error: (err: unknown) => (isStateOutage(err) ? undefined : end()) }),
       );
@@ -113,31 +113,4 @@ function withoutFiring(event: GatewayEvent): GatewayEvent {
 
 function skipped(event: GatewayEvent, context: TurnContext): void {
   context.logger.warn({ reason: "overlap", job: event.cron?.job, minute: event.cron?.minute, channel: event.channel.id }, "skipping cronjob, previous execution still running");
-}
-
-/**
- * The turn's context for a firing: its replies answer no event (`reply_to` `""`, as the protocol
- * has a cron turn's), since no platform message or gateway event started it.
- */
-function cronContext(context: TurnContext, eventId: string): TurnContext {
-  const send: Send = (out, options) => context.send(out.command === undefined && out.reply_to === eventId ? { ...out, reply_to: "" } : out, options);
-  // Read through, never copied: a context may be a class whose members are getters and methods.
-  return {
-    send,
-    get sendStatus() {
-      return context.sendStatus;
-    },
-    get scheduler() {
-      return context.scheduler;
-    },
-    get logger() {
-      return context.logger;
-    },
-    messageLimit: (platform) => context.messageLimit(platform),
-    ...(context.styleChars === undefined ? {} : { styleChars: context.styleChars }),
-    get capabilities() {
-      return context.capabilities;
-    },
-    note: (fact) => context.note?.(fact),
-  };
 }

@@ -39,5 +39,6 @@ export function webhookEvent(endpoint: string, conversation: WebhookConversation
     mentions: [],
     message_id: "",
     proactive: true,
+    origin: "webhook",
   };
 }

@@ -41,15 +41,23 @@ describe("[cron] on Telegram (native)", () => {
     expect(telegram.records.filter((record) => record.msg === "🔔 cronjob fired").length).toBeGreaterThanOrEqual(2);
   });
 
-  it("a proactive job whose agent has nothing to report posts nothing at all", async () => {
+  it("a proactive job whose agent has nothing to report posts nothing at all, streaming on (no placeholder, no typing)", async () => {
     const { dm } = someChats(fake.api);
     const job = { schedule: "* * * * *", platform: "telegram", channel: String(dm.id), message: "say NOTHING_TO_REPORT", proactive: true };
-    telegram = await startTelegramStack(fake.api, { config: { cron: { jobs: [job] } }, cronScheduler: fastClock(SPEED) });
+    telegram = await startTelegramStack(fake.api, { telegram: { streaming: true }, config: { cron: { jobs: [job] } }, cronScheduler: fastClock(SPEED) });
     await until(() => prompts(telegram!.agentEvents()).length >= 2, 30_000);
     // The second turn has ended too: the first firing was long done by then.
     await until(() => telegram!.records.filter((record) => record.msg === "turn complete").length >= 2, 10_000);
     expect(fake.api.botTexts(dm.id)).toEqual([]);
     expect(fake.api.calls.filter((call) => call.params.chat_id === dm.id || call.params.chat_id === String(dm.id))).toEqual([]);
+  });
+
+  it.each(["structured", "sequential"] as const)("%s mode: a proactive job whose agent writes prose and never calls the reply tool posts nothing", async (mode) => {
+    const { dm } = someChats(fake.api);
+    const job = { schedule: "* * * * *", platform: "telegram", channel: String(dm.id), message: "prose", proactive: true };
+    telegram = await startTelegramStack(fake.api, { config: { delivery: { mode }, cron: { jobs: [job] } }, cronScheduler: fastClock(SPEED) });
+    await until(() => telegram!.records.filter((record) => record.msg === "proactive turn did not call the reply tool; nothing delivered").length >= 1, 30_000);
+    expect(fake.api.botTexts(dm.id)).toEqual([]);
   });
 
   it("a proactive job under [triage] daily_cap = 1: the second firing that day costs no agent call", async () => {

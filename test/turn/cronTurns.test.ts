@@ -3,7 +3,7 @@ import { defer, EMPTY, lastValueFrom, of, throwError, VirtualTimeScheduler, type
 import type { OutboundMessage, SendReceipt } from "../../operators/delivery/outboundMessage.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { cronPostText, withCronFirings } from "../../src/turn/cronTurns.js";
-import { replyChannel } from "../../src/turn/delivery/replyMessage.js";
+import { replyChannel, replyTo } from "../../src/turn/delivery/replyMessage.js";
 import type { Turn, TurnContext, TurnHandler } from "../../src/turn/turn.js";
 import { SendError } from "../../src/wire/index.js";
 import { captureLogs } from "../helpers/logCapture.js";
@@ -26,6 +26,7 @@ function firing(overrides: Partial<GatewayEvent> = {}, minute = MINUTE, catchUp 
     mentions: [],
     message_id: "",
     proactive: false,
+    origin: "cron",
     cron: { job: "job1", minute: new Date(minute).toISOString(), ...(catchUp ? { catch_up: true as const } : {}) },
     ...overrides,
   };
@@ -51,7 +52,7 @@ function rig(answer: (message: OutboundMessage, index: number) => Observable<Sen
   const context: TurnContext = { send, sendStatus: send, scheduler: clock, logger, messageLimit: () => 2000 };
   const inner: TurnHandler = (turn, ctx) => {
     turns.push(turn);
-    return ctx.send({ reply_to: turn.event.event_id, platform: turn.event.platform, channel: replyChannel(turn.event), content: { type: "text", text: "answer" } });
+    return ctx.send({ reply_to: replyTo(turn.event), platform: turn.event.platform, channel: replyChannel(turn.event), content: { type: "text", text: "answer" } });
   };
   const wrapped = withCronFirings(inner);
   return {

@@ -17,6 +17,7 @@ describe("webhookEvent", () => {
       mentions: [],
       message_id: "",
       proactive: true,
+      origin: "webhook",
     });
     // The conversation's own session and triage counters, as a human's message there would have.
     expect(sessionKey(event)).toBe("telegram:-100123:7");

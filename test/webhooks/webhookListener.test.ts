@@ -195,6 +195,7 @@ describe("WebhookListener over real HTTP, against a real broker", () => {
         mentions: [],
         message_id: "",
         proactive: true,
+        origin: "webhook",
       },
     ]);
     expect(stack.records.filter((r) => r.msg === "proactive event admitted by triage")).toMatchObject([{ event_id: "webhook:alerts:d-1" }]);

@@ -13,6 +13,7 @@ import {
   SEQUENTIAL_SEND_FAILED_LOG,
 } from "./deliveryLogMessages.js";
 import { deliverText, type DeliveryConfig } from "./deliverText.js";
+import { silentWithoutTheTool } from "./proactiveSilence.js";
 import { replyMessage } from "./replyMessage.js";
 import { replyGaps } from "./replyPacing.js";
 
@@ -42,6 +43,7 @@ function settle(report: SequentialReport, event: GatewayEvent, context: TurnCont
   const outcome = sequentialOutcome(report);
   switch (outcome.kind) {
     case "text_fallback":
+      if (report.transcript.agentError === undefined && silentWithoutTheTool(event, context, config)) return EMPTY;
       logger.info({ reason: "no_bubbles" }, SEQUENTIAL_FALLBACK_LOG);
       return deliverText(report.transcript, event, context, config);
     case "failed":

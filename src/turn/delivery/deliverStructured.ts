@@ -19,6 +19,7 @@ import {
 import { warnOnDeclaredSchema, type DeliveryConfig } from "./deliverText.js";
 import { replyMessage } from "./replyMessage.js";
 import { replyGaps } from "./replyPacing.js";
+import { silentWithoutTheTool } from "./proactiveSilence.js";
 
 /**
  * Structured delivery: the turn's `openab.turn.v1` envelope becomes one message per bubble, in
@@ -38,6 +39,8 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
       onParseError: delivery.on_parse_error,
       parseErrorText: delivery.parse_error_text,
     });
+    // A proactive turn that wrote no envelope and did not call the reply tool shaped no reply.
+    if (plan.parseFailure !== undefined && plan.agentError === undefined && transcript.toolEnvelope === undefined && silentWithoutTheTool(event, context, config)) return EMPTY;
     if (plan.parseFailure !== undefined) {
       logger.warn({ reason: "parse_error", error: plan.parseFailure.error, policy: plan.parseFailure.policy }, STRUCTURED_PARSE_FAILED_LOG);
     }

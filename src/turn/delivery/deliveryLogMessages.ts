@@ -26,6 +26,7 @@ export const SILENT_WITH_MESSAGES_LOG = "structured turn declared next.type=sile
 export const TOOL_OVER_ENVELOPE_LOG = "structured turn called the reply tool and also wrote an envelope; delivering the tool's reply";
 /** Info (`next`) when the plan has no bubble. */
 export const DELIVERED_NOTHING_LOG = "structured turn delivered nothing";
+export const PROACTIVE_NOT_CALLED_LOG = "proactive turn did not call the reply tool; nothing delivered";
 /** Debug (`platform`, `bubbles`) when every bubble was acked. */
 export const STRUCTURED_DELIVERED_LOG = "structured turn delivered";
 /** Error (`reason: "send_failed"`, `platform`, `bubble`, `delivered`, `total`) when a bubble's send failed. */

@@ -18,13 +18,14 @@ import { replyGaps } from "./replyPacing.js";
  * `withoutHello` is false: only a native platform asked to stream), and where the capabilities
  * advertise `streaming_mode = "edit"` and `can_edit` (its placeholder as its
  * `show_streaming_placeholder` says); elsewhere it is sent once, noted once per platform. A
- * conversation a native adapter found another bot in (`other_bot_present`) is sent once too.
+ * conversation a native adapter found another bot in (`other_bot_present`) is sent once too, and
+ * so is a proactive turn's reply: a placeholder would show before the agent decided to speak.
  */
 export function deliveryOf(config: DeliveryConfig, streaming: StreamingOptions | undefined): (event: GatewayEvent, context: TurnContext) => OperatorFunction<AgentEvent, never> {
   if (streaming === undefined || config.delivery.mode !== "text") return (event, context) => deliver(event, context, config);
   const noted = new Set<string>();
   return (event, context) => {
-    if (event.other_bot_present === true) return deliver(event, context, config);
+    if (event.other_bot_present === true || event.proactive) return deliver(event, context, config);
     const capabilities = context.capabilities?.(event.platform);
     if (capabilities === undefined) return streaming.withoutHello === false ? deliver(event, context, config) : deliverStreaming(event, context, config, streaming);
     if (capabilities.streamingMode === "edit" && capabilities.canEdit) return deliverStreaming(event, context, config, { placeholder: capabilities.showStreamingPlaceholder });

@@ -11,10 +11,15 @@ export function replyChannel(event: GatewayEvent): OutboundMessage["channel"] {
   return thread === undefined ? { id: event.channel.id } : { id: event.channel.id, thread_id: thread };
 }
 
+/** What a reply to `event` answers: its `event_id`, or `""` for an event no platform sent (a cron job's, a webhook's). */
+export function replyTo(event: Pick<GatewayEvent, "event_id" | "origin">): string {
+  return event.origin === undefined ? event.event_id : "";
+}
+
 /** A reply into the event's conversation; `quote` is the `[[reply_to:…]]` target (the turn's first message only). */
 export function replyMessage(event: GatewayEvent, text: string, quote: string | undefined): OutboundMessage {
   return {
-    reply_to: event.event_id,
+    reply_to: replyTo(event),
     platform: event.platform,
     channel: replyChannel(event),
     content: { type: "text", text },

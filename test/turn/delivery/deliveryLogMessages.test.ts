@@ -14,6 +14,7 @@ describe("delivery log messages", () => {
       TOOL_OVER_ENVELOPE_LOG: "structured turn called the reply tool and also wrote an envelope; delivering the tool's reply",
       SILENT_WITH_MESSAGES_LOG: "structured turn declared next.type=silent with non-empty messages; sending nothing",
       DELIVERED_NOTHING_LOG: "structured turn delivered nothing",
+      PROACTIVE_NOT_CALLED_LOG: "proactive turn did not call the reply tool; nothing delivered",
       STRUCTURED_DELIVERED_LOG: "structured turn delivered",
       STRUCTURED_SEND_FAILED_LOG: "structured bubble send failed; abandoning the rest of the turn",
       SEQUENTIAL_MODE_OFF_WARNING:
