@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrokerMetrics } from "../../src/metrics/brokerMetrics.js";
 import { promtoolAvailable, promtoolBinary } from "../helpers/prometheus.js";
+import { expectLinksResolve } from "../helpers/docPages.js";
 
 // docs/operations.md against the code: every metric with its type, labels, roles and buckets, the
 // Prometheus config and rules through promtool (the alerts' PromQL evaluated on made-up series),
@@ -123,16 +124,6 @@ describe("docs/operations.md: the metrics reference", async () => {
 });
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as `-`. */
-function slug(heading: string): string {
-  return heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, "")
-    .replace(/ /g, "-");
-}
-
-function anchors(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] as string)));
-}
 
 describe("docs/operations.md: its links", () => {
   it("is linked from the README, docs/scaling.md, docs/config-reference.md and docs/logging.md", () => {
@@ -141,13 +132,7 @@ describe("docs/operations.md: its links", () => {
   });
 
   it("links only to files and headings that exist", () => {
-    const links = [...doc.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((link) => !/^[a-z]+:/.test(link));
-    expect(links.length).toBeGreaterThan(3);
-    for (const link of links) {
-      const [file, anchor] = link.split("#") as [string, string | undefined];
-      const target = file === "" ? doc : read(`docs/${file}`);
-      if (anchor !== undefined) expect(anchors(target), link).toContain(anchor);
-    }
+    expectLinksResolve(doc, 3);
   });
 });
 

@@ -5,6 +5,7 @@ import { configSchema } from "../../src/config/schema.js";
 import { keysAt } from "../../src/config/shape.js";
 import { TELEGRAM_ENV } from "../../src/config/sections/telegramEnv.js";
 import { TELEGRAM_REACTION_EMOJI } from "../../src/platforms/telegram/reactionEmoji.js";
+import { expectLinksResolve } from "../helpers/docPages.js";
 
 // docs/platforms.md against the code: its configs load, its key table is the section's, its emoji
 // list is the adapter's, its links resolve, and every line the Telegram adapter logs is in
@@ -75,13 +76,7 @@ describe("docs/platforms.md", () => {
   });
 
   it("links only to files and headings that exist", () => {
-    const links = [...doc.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((link) => !/^[a-z]+:/.test(link));
-    expect(links.length).toBeGreaterThan(5);
-    for (const link of links) {
-      const [file, anchor] = link.split("#") as [string, string | undefined];
-      const target = file === "" ? doc : read(`docs/${file}`);
-      if (anchor !== undefined) expect(anchors(target), link).toContain(anchor);
-    }
+    expectLinksResolve(doc, 5);
   });
 
   it("is linked from the README", () => {
@@ -111,13 +106,3 @@ describe("docs/logging.md: the Telegram adapter's lines", () => {
 });
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as `-`. */
-function slug(heading: string): string {
-  return heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, "")
-    .replace(/ /g, "-");
-}
-
-function anchors(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] as string)));
-}

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src/config/index.js";
+import { expectLinksResolve } from "../helpers/docPages.js";
 
 // docs/proactive.md against the code: its configs load, its worked example is the tested file,
 // the tests it names exist, and its links resolve.
@@ -49,13 +50,7 @@ describe("docs/proactive.md", () => {
   });
 
   it("links only to files and headings that exist", () => {
-    const links = [...doc.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((link) => !/^[a-z]+:/.test(link));
-    expect(links.length).toBeGreaterThan(10);
-    for (const link of links) {
-      const [file, anchor] = link.split("#") as [string, string | undefined];
-      const target = file === "" ? doc : read(`docs/${file}`);
-      if (anchor !== undefined) expect(anchors(target), link).toContain(anchor);
-    }
+    expectLinksResolve(doc, 10);
   });
 
   it("is linked from the README, the architecture page, scaling.md, config-reference.md and migrating-from-openab.md", () => {
@@ -65,13 +60,3 @@ describe("docs/proactive.md", () => {
 });
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as `-`. */
-function slug(heading: string): string {
-  return heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, "")
-    .replace(/ /g, "-");
-}
-
-function anchors(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] as string)));
-}
