@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { firstValueFrom, tap, type SchedulerLike } from "rxjs";
@@ -72,6 +73,23 @@ export function cronTally(records: readonly Record<string, unknown>[], replies: 
 }
 
 /** The minutes from `first` to `last` (ISO), one after another. */
+/**
+ * The counts every scale-out run holds: each minute from the first to the last ran once (none
+ * twice, none missed), with one post and one answer each, at least `atLeast` of them; each was
+ * queued first by one process (the bus refused the others' copies), and at most one firing queued
+ * as the processes stopped is still in the stream. Returns the last minute that ran.
+ */
+export function expectOneTurnPerMinute(tally: CronTally, atLeast: number): string {
+  const last = tally.runs.at(-1)!;
+  expect(tally.runs).toEqual(minutesBetween(tally.runs[0]!, last));
+  expect(tally.runs.length).toBeGreaterThanOrEqual(atLeast);
+  expect(tally.posts).toBe(tally.runs.length);
+  expect(tally.answers).toBe(tally.runs.length);
+  expect(tally.fired.filter((minute) => minute <= last)).toEqual(tally.runs);
+  expect(tally.fired.filter((minute) => minute > last).length).toBeLessThanOrEqual(1);
+  return last;
+}
+
 export function minutesBetween(first: string, last: string): string[] {
   const minutes: string[] = [];
   for (let at = Date.parse(first); at <= Date.parse(last); at += 60_000) minutes.push(new Date(at).toISOString());
