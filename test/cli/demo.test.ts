@@ -95,8 +95,18 @@ describe("turnstream demo with piped input (a newcomer's first ten minutes)", ()
     const child = spawnTurnstream(["demo"]);
     const done = finished(child);
     child.stdin.write("slow\n");
-    await waitForLine(child, (line) => line.startsWith("chat page: "));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const logLine = await waitForLine(child, (line) => line.startsWith("log: "));
+    // The turn is under way once its session exists (the prompt follows at once; "slow" thinks 2 s):
+    // a fixed wait could send /cancel before the agent had even started on a loaded machine.
+    const log = logLine.slice("log: ".length);
+    const started = () => {
+      try {
+        return readFileSync(log, "utf8").includes('"msg":"session created"');
+      } catch {
+        return false;
+      }
+    };
+    for (const deadline = Date.now() + 15_000; !started() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
     child.stdin.end("/cancel\n");
     const result = await done;
     expect(result.code).toBe(0);

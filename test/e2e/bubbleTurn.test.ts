@@ -119,7 +119,8 @@ describe.each(stackBuses())("sequential delivery end to end (%s bus)", (bus) => 
   it("seqslow: bubbles go out as the agent decides them, about 2 s apart with delay 0", async () => {
     const { stack, arrivals } = await run("sequential", "seqslow", { delayMs: 0, agentEnv: { SEQSLOW_MS: "1000" } });
     await stack.replyCount(3, 20_000);
-    for (const gap of gaps(arrivals)) expect(gap).toBeGreaterThanOrEqual(900), expect(gap).toBeLessThan(4_000);
+    // Sent as decided, not all at the end (gaps near 0): the agent's own timers jitter under load, so half its 1 s is the floor.
+    for (const gap of gaps(arrivals)) expect(gap).toBeGreaterThanOrEqual(500), expect(gap).toBeLessThan(4_000);
   });
 
   it("seqhalf: two bubbles, then the turn is marked failed as any failed turn is (⚠️ notice, turn failed)", async () => {
