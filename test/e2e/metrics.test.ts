@@ -156,10 +156,13 @@ describe.each(stackBuses())("/metrics after real turns (%s bus)", (bus) => {
     expect(m.get("turnstream_turns_total", { mode: "structured", outcome: "completed" })).toBe(1);
     expect(m.get("turnstream_turns_total", { mode: "structured", outcome: "failed" })).toBe(0);
     expect(m.get("turnstream_first_message_seconds_count")).toBe(1);
-    // Two gaps between three bubbles, each at least the 200 ms pacing (ack to ack).
+    // Two gaps between three bubbles, each the 200 ms pacing. Real timers count from the event
+    // loop's cached time, so on a busy loop one fires a few ms before 200 ms of wall time have
+    // passed since the departure it waits on (0.387 s for both, once, on a loaded 2-core machine):
+    // the sum is checked with room for that, never near the 0.1 s bucket. Exact gaps: paceBubbles' marble specs.
     expect(m.get("turnstream_bubble_gap_seconds_count")).toBe(2);
     expect(m.get("turnstream_bubble_gap_seconds_bucket", { le: "0.1" })).toBe(0);
-    expect(m.value("turnstream_bubble_gap_seconds_sum")).toBeGreaterThanOrEqual(0.39);
+    expect(m.value("turnstream_bubble_gap_seconds_sum")).toBeGreaterThanOrEqual(0.35);
   });
 
   it("sequential: each bubble as the agent decides it", async () => {
