@@ -1,8 +1,8 @@
 import type { SchedulerLike } from "rxjs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { CronBrokers, expectOneTurnPerMinute, minutesBetween, type CronBroker } from "../helpers/cronCluster.js";
 import { fastClock } from "../helpers/fastClock.js";
-import { natsServerAvailable, startNatsServer, type NatsServer } from "../helpers/natsServer.js";
+import { natsServerAvailable, useNatsServer } from "../helpers/natsServer.js";
 import { until } from "../helpers/stack.js";
 
 // Issue 40's acceptance "exactly once across processes": three brokers holding the same [cron] on
@@ -21,22 +21,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const logged = (member: CronBroker, msg: string) => member.records.filter((line) => line.msg === msg);
 
 describe.skipIf(!available)("[cron] across processes on NATS", () => {
-  let server: NatsServer | undefined;
+  const nats = useNatsServer();
   let cluster: CronBrokers | undefined;
   let runs = 0;
-  beforeAll(async () => {
-    server = await startNatsServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await cluster?.stop();
     cluster = undefined;
   });
   /** Three brokers on a fresh prefix (stream, leases and marks start empty), every partition held. */
   const threeBrokers = async (clock: SchedulerLike, catchUp: "none" | "last") => {
-    cluster = await CronBrokers.start({ natsUrl: server!.url, prefix: `cron${process.pid}_${++runs}`, clock, catchUp });
+    cluster = await CronBrokers.start({ natsUrl: nats.server.url, prefix: `cron${process.pid}_${++runs}`, clock, catchUp });
     const brokers = cluster;
     await Promise.all(["a", "b", "c"].map((name) => brokers.add(name)));
     await brokers.leased();

@@ -2,11 +2,11 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterEach } from "vitest";
 import { DevGateway, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { scratch, scriptedAgentPath } from "./agents.js";
 import { spawnLogged } from "./cli.js";
-import { startNatsServer, type NatsServer } from "./natsServer.js";
+import { useNatsServer, type NatsServer } from "./natsServer.js";
 import { until } from "./stack.js";
 
 /** What a member runs: an edge or a worker on NATS, or both in one process (`all`, the embedded bus without `natsUrl`). */
@@ -178,22 +178,15 @@ export interface NatsClusterFixture {
 
 /** A private nats-server for the enclosing describe block, and a cluster per test stopped after it. */
 export function useNatsCluster(): NatsClusterFixture {
-  let server: NatsServer | undefined;
+  const nats = useNatsServer();
   let cluster: Cluster | undefined;
-  beforeAll(async () => {
-    server = await startNatsServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await cluster?.stop();
     cluster = undefined;
   });
   return {
     get server(): NatsServer {
-      if (server === undefined) throw new Error("the nats-server starts in beforeAll: use it inside a test");
-      return server;
+      return nats.server;
     },
     async start(options) {
       cluster = await Cluster.start({ natsUrl: this.server.url, ...options });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 /** Debian's nats-server (2.9.10 on the reference machines); override with NATS_SERVER_BIN. */
 export const natsServerBinary = process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
@@ -148,4 +149,21 @@ async function runServer(args: readonly string[], readyTimeoutMs: number): Promi
     await kill();
     throw err;
   }
+}
+
+/** A private nats-server for the enclosing describe block: started before its tests, stopped after them. */
+export function useNatsServer(): { readonly server: NatsServer } {
+  let server: NatsServer | undefined;
+  beforeAll(async () => {
+    server = await startNatsServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    get server(): NatsServer {
+      if (server === undefined) throw new Error("the nats-server starts in beforeAll: use it inside a test");
+      return server;
+    },
+  };
 }
