@@ -12,7 +12,8 @@ export const CRON_SENDER_ID = "openab-cron";
  * conversation is the job's channel and `thread_id`; `cron` marks it as a firing
  * (`withCronFirings` runs it).
  */
-export function cronFiringEvent(job: CronJob, key: string, minute: number, options: { readonly catchUp?: boolean } = {}): GatewayEvent {
+export function cronFiringEvent(job: CronJob, minute: number, options: { readonly catchUp?: boolean } = {}): GatewayEvent {
+  const { key } = job;
   const at = new Date(minute).toISOString();
   return {
     schema: "openab.gateway.event.v1",

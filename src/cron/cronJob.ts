@@ -1,5 +1,6 @@
 import { type CronSchedule, parseCronExpression } from "../../operators/cron/cronExpression.js";
 import type { CronJobConfig } from "../config/sections/cron.js";
+import { cronJobKey } from "./cronJobKey.js";
 
 /** Which file a job came from, in upstream's words (the usercron file is `cronjob.toml` whatever its name). */
 export type CronJobSource = "config.toml" | "cronjob.toml";
@@ -20,6 +21,8 @@ export interface DisableOnSuccess {
  * this, since the scheduler treats them alike.
  */
 export interface CronJob {
+  /** Its stable key (`cronJobKey`), computed once: its firings' event ids and its `catch_up` mark. */
+  readonly key: string;
   readonly source: CronJobSource;
   /** Its position in its file's list, disabled jobs counted (`cron.jobs[<index>]`, the usercron file's `index`). */
   readonly index: number;
@@ -53,7 +56,7 @@ export function cronJobOf(entry: CronJobConfig, source: CronJobSource, index: nu
   const command = entry.disable_on_success;
   const match = entry.disable_on_success_match;
   const workingDir = entry.disable_on_success_working_dir;
-  return {
+  const job: Omit<CronJob, "key"> = {
     source,
     index,
     expression: entry.schedule,
@@ -77,4 +80,5 @@ export function cronJobOf(entry: CronJobConfig, source: CronJobSource, index: nu
           },
         }),
   };
+  return { key: cronJobKey(job), ...job };
 }

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import type { CronJob } from "./cronJob.js";
 
+/** What a job's key is made of. */
+export type CronJobIdentity = Pick<CronJob, "id" | "platform" | "channel" | "threadId" | "expression" | "timezone" | "message" | "senderName" | "proactive">;
+
 /**
  * A job's stable key, the same in every process that holds the same job: its usercron `id` when
  * it has one, else the first 16 hex digits of a SHA-256 over what the job does (where, when, what
@@ -8,7 +11,7 @@ import type { CronJob } from "./cronJob.js";
  * the same minute queue one event; a job edited into another does something else and gets
  * another key. Its position in the file is not part of it: reordering jobs changes nothing.
  */
-export function cronJobKey(job: CronJob): string {
+export function cronJobKey(job: CronJobIdentity): string {
   if (job.id !== undefined) return `id-${job.id}`;
   const what = [job.platform, job.channel, job.threadId ?? null, job.expression, job.timezone, job.message, job.senderName, job.proactive];
   return createHash("sha256").update(JSON.stringify(what)).digest("hex").slice(0, 16);

@@ -6,7 +6,6 @@ import type { Logger } from "../log/logger.js";
 import type { CronMarks } from "../state/cronMarks.js";
 import type { CronJob } from "./cronJob.js";
 import { cronFiringEvent } from "./cronFiringEvent.js";
-import { cronJobKey } from "./cronJobKey.js";
 
 /** Queues an event for its turn (the broker's `submit`): resolves once it is durably queued, saying whether it was a duplicate. */
 export type SubmitEvent = (event: GatewayEvent) => Promise<readonly { readonly duplicate: boolean }[]>;
@@ -73,7 +72,7 @@ export class CronScheduler {
     const { logger, scheduler, marks } = this.#options;
     this.#usercron = this.#options.usercron?.load() ?? [];
     for (const job of this.jobs) {
-      logger.info({ job: cronJobKey(job), schedule: job.expression, timezone: job.timezone, platform: job.platform, channel: job.channel, proactive: job.proactive, source: job.source }, "cronjob registered");
+      logger.info({ job: job.key, schedule: job.expression, timezone: job.timezone, platform: job.platform, channel: job.channel, proactive: job.proactive, source: job.source }, "cronjob registered");
     }
     logger.info({ baseline: this.#options.jobs.length, usercron: this.#usercron.length, total: this.jobs.length, catchUp: this.#options.catchUp, marks: marks?.kind }, "cron scheduler started");
     const now = scheduler.now();
@@ -121,7 +120,7 @@ export class CronScheduler {
     const thisMinute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
     await Promise.all(
       this.jobs.map(async (job) => {
-        const key = cronJobKey(job);
+        const { key } = job;
         try {
           const last = await firstValueFrom(marks.lastFired(key));
           // A job never fired before starts its record now: firing its past would surprise whoever just added it.
@@ -143,8 +142,8 @@ export class CronScheduler {
     const submit = this.#submit;
     if (submit === undefined) return;
     const { logger, marks } = this.#options;
-    const key = cronJobKey(job);
-    const event = cronFiringEvent(job, key, minute, { catchUp });
+    const { key } = job;
+    const event = cronFiringEvent(job, minute, { catchUp });
     const fields = { job: key, schedule: job.expression, platform: job.platform, channel: job.channel, sender: job.senderName, minute: event.cron?.minute, source: job.source };
     const pending: Promise<void> = submit(event)
       .then(async (queued) => {

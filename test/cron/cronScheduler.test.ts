@@ -9,7 +9,6 @@ import { turnMsgId } from "../../src/broker/queueEvent.js";
 import { parseConfigText } from "../../src/config/index.js";
 import { cronPlatformsOf } from "../../src/config/cronJobFaults.js";
 import { cronJobsOf } from "../../src/cron/cronJobs.js";
-import { cronJobKey } from "../../src/cron/cronJobKey.js";
 import { CronScheduler, type SubmitEvent } from "../../src/cron/cronScheduler.js";
 import { UsercronFile } from "../../src/cron/usercronFile.js";
 import { MemoryCronMarks, type CronMarks } from "../../src/state/cronMarks.js";
@@ -68,7 +67,7 @@ describe("CronScheduler", () => {
     const scheduler = new CronScheduler({ jobs: cronJobsOf(config), catchUp: "none", scheduler: w.clock, logger });
     await scheduler.start(w.submit);
     await w.advance(3 * MINUTE);
-    const key = cronJobKey(cronJobsOf(config)[0]!);
+    const key = cronJobsOf(config)[0]!.key;
     expect(w.queued.map((one) => [one.at, one.event.event_id])).toEqual([
       [at("2026-12-06T09:01:00.000Z"), `cron:${key}:2026-12-06T09:01:00.000Z`],
       [at("2026-12-06T09:02:00.000Z"), `cron:${key}:2026-12-06T09:02:00.000Z`],
@@ -155,7 +154,7 @@ describe("CronScheduler", () => {
     const jobs = cronJobsOf(config);
     const marks = new MemoryCronMarks();
     // The last firing anyone made was 09:02; everyone was down since.
-    await firstValueFrom(marks.fired(cronJobKey(jobs[0]!), at("2026-12-06T09:02:00.000Z")), { defaultValue: undefined });
+    await firstValueFrom(marks.fired(jobs[0]!.key, at("2026-12-06T09:02:00.000Z")), { defaultValue: undefined });
     const { logger, records } = captureLogs();
     const first = new CronScheduler({ jobs, catchUp: "last", marks, scheduler: w.clock, logger });
     const second = new CronScheduler({ jobs, catchUp: "last", marks, scheduler: w.clock, logger });
@@ -180,7 +179,7 @@ describe("CronScheduler", () => {
     await fresh.start(w.submit);
     await w.advance(0);
     expect(w.queued).toEqual([]);
-    expect(await firstValueFrom(marks.lastFired(cronJobKey(jobs[0]!)))).toBe(at("2026-12-06T09:00:00.000Z"));
+    expect(await firstValueFrom(marks.lastFired(jobs[0]!.key))).toBe(at("2026-12-06T09:00:00.000Z"));
     await fresh.close();
     const none = new CronScheduler({ jobs, catchUp: "none", marks: new MemoryCronMarks(), scheduler: w.clock, logger: captureLogs().logger });
     await none.start(w.submit);
@@ -216,7 +215,7 @@ describe("CronScheduler", () => {
     const jobs = cronJobsOf(config);
     const stored = new MemoryCronMarks();
     // The last firing anyone made was 08:58; the marks answer 5 s after they are asked (a slow KV).
-    await firstValueFrom(stored.fired(cronJobKey(jobs[0]!), at("2026-12-06T08:58:00.000Z")), { defaultValue: undefined });
+    await firstValueFrom(stored.fired(jobs[0]!.key, at("2026-12-06T08:58:00.000Z")), { defaultValue: undefined });
     const marks: CronMarks = { kind: "nats", lastFired: (job) => stored.lastFired(job).pipe(delay(5_000, w.clock)), fired: (job, minute) => stored.fired(job, minute) };
     const scheduler = new CronScheduler({ jobs, catchUp: "last", marks, scheduler: w.clock, logger: captureLogs().logger });
     const started = scheduler.start(w.submit);
@@ -229,7 +228,7 @@ describe("CronScheduler", () => {
       ["2026-12-06T09:01:00.000Z", undefined],
       ["2026-12-06T09:02:00.000Z", undefined],
     ]);
-    expect(await firstValueFrom(stored.lastFired(cronJobKey(jobs[0]!)))).toBe(at("2026-12-06T09:02:00.000Z"));
+    expect(await firstValueFrom(stored.lastFired(jobs[0]!.key))).toBe(at("2026-12-06T09:02:00.000Z"));
     await scheduler.close();
   });
 

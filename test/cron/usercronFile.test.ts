@@ -65,7 +65,7 @@ describe("UsercronFile: the first load", () => {
     const { usercron, records } = file();
     const jobs = usercron.load();
     expect(jobs.map(({ schedule: _parsed, ...rest }) => rest)).toEqual([
-      { source: "cronjob.toml", index: 0, expression: "0 9 * * 1-5", timezone: "UTC", platform: "discord", channel: "1100000000000000001", message: "good", senderName: "openab-cron", proactive: false },
+      { key: expect.stringMatching(/^[0-9a-f]{16}$/), source: "cronjob.toml", index: 0, expression: "0 9 * * 1-5", timezone: "UTC", platform: "discord", channel: "1100000000000000001", message: "good", senderName: "openab-cron", proactive: false },
     ]);
     expect(logged(records)).toEqual([{ level: 30, msg: "loaded usercron jobs", count: 1, path }]);
   });
