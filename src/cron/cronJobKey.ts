@@ -1,8 +1,17 @@
 import { createHash } from "node:crypto";
-import type { CronJob } from "./cronJob.js";
-
-/** What a job's key is made of. */
-export type CronJobIdentity = Pick<CronJob, "id" | "platform" | "channel" | "threadId" | "expression" | "timezone" | "message" | "senderName" | "proactive">;
+/** What a job's key is made of: a `CronJob`'s fields of the same names. */
+export interface CronJobIdentity {
+  readonly id?: string;
+  readonly platform: string;
+  readonly channel: string;
+  readonly threadId?: string;
+  /** The schedule as written. */
+  readonly expression: string;
+  readonly timezone: string;
+  readonly message: string;
+  readonly senderName: string;
+  readonly proactive: boolean;
+}
 
 /**
  * A job's stable key, the same in every process that holds the same job: its usercron `id` when
