@@ -15,6 +15,20 @@ export interface OutboundMessage {
   readonly quote_message_id?: string;
   /** Omitted for a plain send. */
   readonly command?: OutboundCommand;
+  /**
+   * Buttons under the message, in one row, on a send or an `edit_message` (an edit with `[]`
+   * removes them). Only to a platform whose capabilities say `buttons` (a native adapter), never
+   * to a gateway: there the same question goes out as a numbered list.
+   */
+  readonly choices?: readonly OutboundChoice[];
+}
+
+/** One button: what it shows, and the data a tap on it carries back (`GatewayEvent.tap.data`). */
+export interface OutboundChoice {
+  /** At most 64 characters, plain text. */
+  readonly label: string;
+  /** At most 64 bytes of `[A-Za-z0-9:_-]` (Telegram's `callback_data` bound, the tightest). */
+  readonly data: string;
 }
 
 export type OutboundCommand =
@@ -28,7 +42,13 @@ export type OutboundCommand =
    * the turn's event id). Not in the OpenAB gateway protocol: sent only to a platform whose
    * capabilities say `typingIndicator` (a native adapter), never to a gateway.
    */
-  | "typing";
+  | "typing"
+  /**
+   * Answers a tap on one of the broker's buttons (`GatewayEvent.tap`): `reply_to` is the tap's
+   * `id`, `content.text` a short notice only the person who tapped sees (`""`: none). Not in the
+   * OpenAB gateway protocol: sent only to a platform whose capabilities say `buttons`.
+   */
+  | "answer_tap";
 
 /** What the gateway answered for one send. */
 export interface SendReceipt {

@@ -41,6 +41,24 @@ export interface GatewayEvent {
    * cron turn's). Absent: a platform's or a gateway's event.
    */
   readonly origin?: "cron" | "webhook";
+  /**
+   * Set by a native adapter, never read from the wire: a tap on one of the broker's buttons (a
+   * question asked in the chat). `sender` is who tapped, `channel` where the button's message is,
+   * `message_id` that message, `content.text` `""`. Never a turn: it answers a question or is
+   * answered itself (`answer_tap`).
+   */
+  readonly tap?: ButtonTap;
+}
+
+/** A tap on a button, as a native adapter hands it on. */
+export interface ButtonTap {
+  /**
+   * The adapter's handle to answer the tap with (`answer_tap`'s `reply_to`): Telegram's callback
+   * query id, Discord's interaction, Slack's action. Opaque to the broker; never logged.
+   */
+  readonly id: string;
+  /** The tapped button's `OutboundChoice.data`, untrusted (anyone can forge a tap's data). */
+  readonly data: string;
 }
 
 /** What a cron job's firing carries besides the event: where it speaks, and which job and minute it is. */

@@ -31,7 +31,9 @@ export function skipReason(event: GatewayEvent, config: SkipConfig): SkipReason 
     return "bot_not_trusted";
   }
   const botUsername = config.bot_username;
+  // A tap on the broker's own button is addressed to the bot by being one.
   if (
+    event.tap === undefined &&
     isGroupChannel(event.channel) &&
     threadIdOf(event.channel) === undefined &&
     botUsername !== undefined &&

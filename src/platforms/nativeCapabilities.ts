@@ -8,6 +8,8 @@ export interface NativeCapabilityOptions {
   readonly streaming: boolean;
   /** The platform shows the bot as "typing…" while a turn runs. */
   readonly typing: boolean;
+  /** Messages carry buttons, and taps on them come back (`PlatformCapabilities.buttons`). */
+  readonly buttons?: boolean;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface NativeCapabilityOptions {
  * edits and deletes acked with their message ids), reactions as the status backend, edits and
  * deletes of the bot's own messages; the rest is the platform's (`options`).
  */
-export function nativeCapabilities({ messageLimit, streaming, typing }: NativeCapabilityOptions): PlatformCapabilities {
+export function nativeCapabilities({ messageLimit, streaming, typing, buttons = false }: NativeCapabilityOptions): PlatformCapabilities {
   return {
     sendAck: true,
     editAck: true,
@@ -33,5 +35,6 @@ export function nativeCapabilities({ messageLimit, streaming, typing }: NativeCa
     messageLimitUnit: "characters",
     statusBackend: "reactions",
     typingIndicator: typing,
+    buttons,
   };
 }

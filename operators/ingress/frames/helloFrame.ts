@@ -74,6 +74,13 @@ export interface PlatformCapabilities {
    * adapter's fixed capabilities turn it on. Absent: off.
    */
   readonly typingIndicator?: boolean;
+  /**
+   * Whether a message can carry buttons (`OutboundMessage.choices`) whose taps come back as
+   * `GatewayEvent.tap`, and taps are answered with `answer_tap`. Not a hello field: the gateway
+   * protocol has neither, so a gateway platform asks with a numbered list; a native adapter's
+   * fixed capabilities turn it on. Absent: off.
+   */
+  readonly buttons?: boolean;
 }
 
 export interface CapabilityOverrides {
