@@ -1,17 +1,20 @@
 import type { Api } from "grammy";
-import type { ReactionTypeEmoji } from "grammy/types";
+import type { InlineKeyboardMarkup, ReactionTypeEmoji } from "grammy/types";
 import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import type { Logger } from "../../log/logger.js";
 import { SendError, SKIPPED_MESSAGE_ID } from "../../wire/index.js";
 import { botApiFailure, isNotModified } from "./botApiFailure.js";
 import { grammySignal, type GrammySignal } from "./grammySignal.js";
+import { hasButtons, inlineKeyboardOf } from "./inlineKeyboard.js";
 import { readsAsLegacyMarkdown } from "./legacyMarkdown.js";
 import { isMarkdownParseError } from "./markdownParseError.js";
+import { MessageKeyboards } from "./messageKeyboards.js";
 import { MessageReactions, reactionCall } from "./messageReactions.js";
 import { isMoodFace, telegramReaction } from "./reactionEmoji.js";
 import { fallsBackToPlain } from "./richFallback.js";
 import { isComplexMarkdown } from "./richText.js";
 import { sendErrorOf } from "./sendErrorOf.js";
+import { tapNotice } from "./tapNotice.js";
 
 /**
  * How long one reply may take, all its calls together (a rich message, then legacy Markdown, then
@@ -35,11 +38,15 @@ const DONE: SendReceipt = { messageId: "tg_done" };
  * `reply_parameters`), an edit (`editMessageText`; "message is not modified" is success), a delete,
  * a reaction (`setMessageReaction`: the bot's one reaction, from the emoji Telegram takes), a forum
  * topic (`createForumTopic`, its thread id as the message id; for a message, `quote_message_id`, `""`:
- * no thread, the chat) and "typing…" (`sendChatAction`).
+ * no thread, the chat), "typing…" (`sendChatAction`) and the answer to a tap on a button
+ * (`answerCallbackQuery`, its notice cut to 200 characters; the receipt's message id `""`).
  * Text goes as legacy Markdown, and again as plain text when Telegram cannot parse it (OpenAB's
  * rule). With `richMessages`, a message whose Markdown has a heading or a table goes as a rich
  * message (`sendRichMessage`), and as legacy Markdown when Telegram refuses that (upstream's newer
- * gateway); edits stay `editMessageText`.
+ * gateway); edits stay `editMessageText`. A message's `choices` are an inline keyboard on
+ * `sendMessage` (never rich: the edit that takes the buttons away once answered needs a text
+ * message) and on `editMessageText`, where `choices: []` sends an empty one, which removes the
+ * buttons, and no `choices` sends back the buttons this edge put there (`MessageKeyboards`).
  */
 export class BotReplies {
   readonly #api: Api;
@@ -47,6 +54,7 @@ export class BotReplies {
   readonly #timeoutMs: number;
   readonly #richMessages: boolean;
   readonly #reactions = new MessageReactions();
+  readonly #keyboards = new MessageKeyboards();
   /** Emoji already noted as having no Telegram reaction: noted once each. */
   readonly #unmapped = new Set<string>();
 
@@ -83,11 +91,22 @@ export class BotReplies {
       case undefined: {
         const thread = threadOf(message);
         const quote = message.quote_message_id === undefined ? undefined : positiveId(message.quote_message_id);
-        const where = { ...thread, ...(quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } }) };
-        const plain = () => this.#markdownFirst(text, (markdown) => this.#api.sendMessage(chat, text, { ...where, ...markdown }, signal())).then(receiptOf);
+        const keyboard = message.choices === undefined || message.choices.length === 0 ? undefined : inlineKeyboardOf(message.choices);
+        const where = {
+          ...thread,
+          ...(quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } }),
+          ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
+        };
+        const sent = (receipt: SendReceipt): SendReceipt => {
+          if (keyboard !== undefined) this.#keyboards.set(`${message.channel.id}:${receipt.messageId}`, keyboard);
+          return receipt;
+        };
+        const plain = () => this.#markdownFirst(text, (markdown) => this.#api.sendMessage(chat, text, { ...where, ...markdown }, signal())).then(receiptOf).then(sent);
         // Upstream also sends a text over 4096 characters rich; the broker splits replies at
-        // Telegram's 4096 before they reach the port, so that never arises here.
-        if (!this.#richMessages || !isComplexMarkdown(text)) return plain();
+        // Telegram's 4096 before they reach the port, so that never arises here. A message with
+        // buttons is never rich: its buttons are taken away by `editMessageText` once answered,
+        // which edits a text message, not a rich one.
+        if (!this.#richMessages || keyboard !== undefined || !isComplexMarkdown(text)) return plain();
         return this.#api.sendRichMessage(chat, { markdown: text }, where, signal()).then(receiptOf, (err: unknown) => {
           const failure = botApiFailure(err);
           if (!fallsBackToPlain(failure)) throw this.#sendError("sendRichMessage", err);
@@ -97,17 +116,27 @@ export class BotReplies {
       }
       case "edit_message": {
         const target = targetOf(message);
-        return this.#markdownFirst(text, (markdown) => this.#api.editMessageText(chat, target, text, markdown, signal())).then(
-          () => ({ messageId: message.reply_to }),
-          (err: unknown) => {
-            // The message already shows this text: what the edit wanted is there.
-            if (isNotModified(botApiFailure(err))) return { messageId: message.reply_to };
-            throw err;
-          },
-        );
+        const key = `${message.channel.id}:${target}`;
+        // Telegram's edit without `reply_markup` removes the buttons: one that names no choices keeps them by sending them again.
+        const keyboard: InlineKeyboardMarkup | undefined = message.choices === undefined ? this.#keyboards.shown(key) : inlineKeyboardOf(message.choices);
+        const markup = keyboard === undefined ? {} : { reply_markup: keyboard };
+        const edited = (): SendReceipt => {
+          this.#keyboards.set(key, keyboard !== undefined && hasButtons(keyboard) ? keyboard : undefined);
+          return { messageId: message.reply_to };
+        };
+        return this.#markdownFirst(text, (markdown) => this.#api.editMessageText(chat, target, text, { ...markdown, ...markup }, signal())).then(edited, (err: unknown) => {
+          // The message already shows this text and these buttons: what the edit wanted is there.
+          if (isNotModified(botApiFailure(err))) return edited();
+          throw err;
+        });
       }
-      case "delete_message":
-        return this.#api.deleteMessage(chat, targetOf(message), signal()).then(() => ({ messageId: message.reply_to }));
+      case "delete_message": {
+        const target = targetOf(message);
+        return this.#api.deleteMessage(chat, target, signal()).then(() => {
+          this.#keyboards.set(`${message.channel.id}:${target}`, undefined);
+          return { messageId: message.reply_to };
+        });
+      }
       case "add_reaction":
       case "remove_reaction":
         return this.#react(message, chat, message.command === "add_reaction" ? "add" : "remove", signal);
@@ -118,6 +147,12 @@ export class BotReplies {
         return this.#api.createForumTopic(chat, text, undefined, signal()).then((topic) => ({ messageId: String(topic.message_thread_id) }));
       case "typing":
         return this.#api.sendChatAction(chat, "typing", threadOf(message), signal()).then(() => DONE);
+      case "answer_tap": {
+        // `reply_to` is the tap's callback query id (`GatewayEvent.tap.id`).
+        if (message.reply_to === "") throw new SendError("rejected", "answer_tap: no callback query id");
+        const notice = tapNotice(text);
+        return this.#api.answerCallbackQuery(message.reply_to, notice === "" ? {} : { text: notice }, signal()).then(() => ({ messageId: "" }));
+      }
     }
   }
 
@@ -208,5 +243,7 @@ function methodOf(message: OutboundMessage): string {
       return "createForumTopic";
     case "typing":
       return "sendChatAction";
+    case "answer_tap":
+      return "answerCallbackQuery";
   }
 }

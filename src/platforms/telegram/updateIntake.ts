@@ -22,7 +22,8 @@ interface Waiting {
 /**
  * Updates into events, for polling and the webhook alike: each update read (`readUpdate`), its
  * files fetched, its event emitted in its conversation's order, and its caller told when the edge
- * is done with it (`settled`) — only then may Telegram hear the update was received.
+ * is done with it (`settled`) — only then may Telegram hear the update was received. A tap on a
+ * button is an update like a message: emitted in its conversation's order, confirmed once settled.
  */
 export class UpdateIntake {
   readonly #options: UpdateIntakeOptions;
@@ -86,7 +87,7 @@ export class UpdateIntake {
 }
 
 /** `readUpdate`, with an update that is not shaped as Telegram documents one (a forged webhook call) skipped as `malformed`. */
-function readOrSkip(update: Update): UpdateReading | { readonly kind: "skip"; readonly reason: "malformed" } {
+function readOrSkip(update: Update): UpdateReading {
   try {
     return readUpdate(update);
   } catch {

@@ -7,8 +7,11 @@ import { grammySignal } from "./grammySignal.js";
 import { confirmableOffset, type PollBackoff } from "./pollRetry.js";
 import { RetryEpisodes } from "./retryEpisodes.js";
 
-/** The updates turnstream asks Telegram for: new messages (edits, channel posts and the rest are not turns). */
-export const ALLOWED_UPDATES = ["message"] as const;
+/**
+ * The updates turnstream asks Telegram for: new messages, and taps on the bot's buttons (a question
+ * asked in the chat); edits, channel posts and the rest are not turns.
+ */
+export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
 /** How long one `getUpdates` waits for an update (Telegram holds the request open up to this). */
 export const POLL_TIMEOUT_SECS = 25;

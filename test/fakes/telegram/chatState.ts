@@ -1,4 +1,4 @@
-import type { Chat, ForumTopic, Message, ReactionTypeEmoji, User } from "grammy/types";
+import type { Chat, ForumTopic, InlineKeyboardButton, Message, ReactionTypeEmoji, User } from "grammy/types";
 import { badRequest } from "./botApiError.js";
 import type { ChatRef } from "./paramReaders.js";
 
@@ -37,6 +37,8 @@ export interface ShownMessage {
   readonly reply_to_message_id: number | undefined;
   /** The bot's reaction emoji on it. */
   readonly reactions: readonly string[];
+  /** The rows of its inline keyboard (`reply_markup`), as an edit left them; `[]` when it has none. */
+  readonly keyboard: readonly (readonly InlineKeyboardButton[])[];
   readonly edits: number;
   readonly message: Message;
 }
@@ -151,6 +153,7 @@ export class ChatState {
         message_thread_id: message.message_thread_id,
         reply_to_message_id: message.reply_to_message?.message_id,
         reactions: reactions.map((reaction) => reaction.emoji),
+        keyboard: message.reply_markup?.inline_keyboard ?? [],
         edits: earlierTexts.length,
         message,
       }));

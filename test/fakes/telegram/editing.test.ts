@@ -113,4 +113,51 @@ describe("fake Bot API: reactions, chat actions, forum topics, callback queries"
     );
     expect(() => fake.api.from(alice).press(dm.id, sent.message_id, "b")).toThrow(/no button/);
   });
+
+  it("a press is a callback_query update with a fresh id, the tapper, the bot's message (in its topic) and the data", async () => {
+    const { alice, forum, topic } = someChats(fake.api);
+    const keyboard = { inline_keyboard: [[{ text: "Allow", callback_data: "q1:allow" }, { text: "Reject", callback_data: "q1:reject" }]] };
+    const sent = await fake.client.sendMessage(forum.id, "Run ls?", { message_thread_id: topic.message_thread_id, reply_markup: keyboard });
+    const first = fake.api.from(alice).press(forum.id, sent.message_id, "q1:reject");
+    const second = fake.api.from(alice).press(forum.id, sent.message_id, "q1:reject");
+    expect(first.callback_query).toEqual({
+      id: expect.any(String),
+      from: alice,
+      message: expect.objectContaining({ message_id: sent.message_id, chat: forum, message_thread_id: topic.message_thread_id, is_topic_message: true, reply_markup: keyboard }),
+      chat_instance: expect.any(String),
+      data: "q1:reject",
+    });
+    expect(second.callback_query!.id).not.toBe(first.callback_query!.id);
+    expect(fake.api.updates.pending().map((update) => update.update_id)).toEqual([first.update_id, second.update_id]);
+    expect(() => fake.api.from(alice).press(forum.id, 999, "q1:allow")).toThrow(/no button/);
+  });
+
+  it("answerCallbackQuery refuses a query it never issued and a text over 200 characters, and takes 200", async () => {
+    const { alice, dm } = someChats(fake.api);
+    const sent = await fake.client.sendMessage(dm.id, "pick", { reply_markup: { inline_keyboard: [[{ text: "A", callback_data: "a" }]] } });
+    const id = fake.api.from(alice).press(dm.id, sent.message_id, "a").callback_query!.id;
+    expect((await refusal(fake.client.answerCallbackQuery("4999999999999999"))).description).toBe(
+      "Bad Request: query is too old and response timeout expired or query ID is invalid",
+    );
+    expect((await refusal(fake.client.answerCallbackQuery(id, { text: "é".repeat(201) }))).description).toBe("Bad Request: MESSAGE_TOO_LONG");
+    await expect(fake.client.answerCallbackQuery(id, { text: "é".repeat(200) })).resolves.toBe(true);
+  });
+
+  it("an edit without reply_markup takes the buttons away, as Telegram's does; an empty inline keyboard too; another keyboard replaces them", async () => {
+    const { alice, dm } = someChats(fake.api);
+    const keyboard = { inline_keyboard: [[{ text: "A", callback_data: "a" }]] };
+    const sent = await fake.client.sendMessage(dm.id, "pick", { reply_markup: keyboard });
+    expect(fake.api.shown(dm.id)[0]!.keyboard).toEqual(keyboard.inline_keyboard);
+    await fake.client.editMessageText(dm.id, sent.message_id, "pick one", { reply_markup: keyboard });
+    expect(fake.api.shown(dm.id)[0]!.keyboard).toEqual(keyboard.inline_keyboard);
+    await fake.client.editMessageText(dm.id, sent.message_id, "picked");
+    expect(fake.api.shown(dm.id)[0]!.keyboard).toEqual([]);
+    expect(() => fake.api.from(alice).press(dm.id, sent.message_id, "a")).toThrow(/no button/);
+    const other = { inline_keyboard: [[{ text: "B", callback_data: "b" }]] };
+    await fake.client.editMessageText(dm.id, sent.message_id, "pick again", { reply_markup: other });
+    expect(fake.api.shown(dm.id)[0]!.keyboard).toEqual(other.inline_keyboard);
+    const cleared = await fake.client.editMessageText(dm.id, sent.message_id, "done", { reply_markup: { inline_keyboard: [] } });
+    expect(cleared).not.toHaveProperty("reply_markup");
+    expect(fake.api.shown(dm.id)[0]).toMatchObject({ text: "done", keyboard: [], edits: 4 });
+  });
 });

@@ -1,8 +1,8 @@
-import type { OutboundCommand, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import type { OutboundChoice, OutboundCommand, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import { SendError } from "../../../src/wire/index.js";
 
 /** A reply (or, with `command`, a command) to a chat, as the worker hands it to the port. */
-export function reply(chat: number, text: string, fields: { thread?: number; reply_to?: string; quote?: string; command?: OutboundCommand } = {}): OutboundMessage {
+export function reply(chat: number, text: string, fields: { thread?: number; reply_to?: string; quote?: string; command?: OutboundCommand; choices?: readonly OutboundChoice[] } = {}): OutboundMessage {
   return {
     reply_to: fields.reply_to ?? "tg1",
     platform: "telegram",
@@ -10,6 +10,7 @@ export function reply(chat: number, text: string, fields: { thread?: number; rep
     content: { type: "text", text },
     ...(fields.quote === undefined ? {} : { quote_message_id: fields.quote }),
     ...(fields.command === undefined ? {} : { command: fields.command }),
+    ...(fields.choices === undefined ? {} : { choices: fields.choices }),
   };
 }
 

@@ -72,7 +72,7 @@ describe("TelegramPort: polling", () => {
     expect(fake.api.updates.pending().map((update) => update.update_id)).toEqual([sent.update_id]);
     port.settled(events[0]!);
     await until(() => fake.api.updates.pending().length === 0);
-    expect(fake.api.callsOf("getUpdates").at(-1)?.params).toMatchObject({ offset: sent.update_id + 1, allowed_updates: ["message"] });
+    expect(fake.api.callsOf("getUpdates").at(-1)?.params).toMatchObject({ offset: sent.update_id + 1, allowed_updates: ["message", "callback_query"] });
   });
 
   it("a port stopped mid-batch leaves what was not settled to the next one, and confirms what was", async () => {

@@ -85,8 +85,8 @@ describe("TelegramPort webhook: registration", () => {
     port.start();
     await until(() => port.isConnected);
     expect(fake.api.calls.map((call) => call.method)).toEqual(["getMe", "setWebhook"]);
-    expect(fake.api.callsOf("setWebhook")[0]?.params).toEqual({ url, secret_token: SECRET, allowed_updates: ["message"] });
-    expect(fake.api.webhook.setting).toMatchObject({ url, secretToken: SECRET, allowedUpdates: ["message"] });
+    expect(fake.api.callsOf("setWebhook")[0]?.params).toEqual({ url, secret_token: SECRET, allowed_updates: ["message", "callback_query"] });
+    expect(fake.api.webhook.setting).toMatchObject({ url, secretToken: SECRET, allowedUpdates: ["message", "callback_query"] });
     expect(records.find((r) => r.msg === "telegram webhook registered")).toMatchObject({ url });
     expect(records.find((r) => r.msg === "telegram webhook listening")).toMatchObject({ url: port.webhookUrl, path: PATH });
   });

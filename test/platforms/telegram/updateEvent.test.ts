@@ -1,6 +1,6 @@
 import type { Message, Update } from "grammy/types";
 import { describe, expect, it } from "vitest";
-import { readUpdate, telegramEventId } from "../../../src/platforms/telegram/updateEvent.js";
+import { readUpdate, telegramEventId, telegramTapEventId } from "../../../src/platforms/telegram/updateEvent.js";
 
 // The update → event mapping, pure: reference §4.2 (OpenAB's gateway), with mentions sliced by
 // UTF-16 offsets as Telegram counts them.
@@ -17,7 +17,7 @@ function update(message: Partial<Message> & Pick<Message, "chat">, updateId = 7)
 
 function eventOf(u: Update) {
   const reading = readUpdate(u);
-  if (reading.kind !== "message") throw new Error(`skipped: ${reading.reason}`);
+  if (reading.kind !== "event") throw new Error(`skipped: ${reading.reason}`);
   return reading;
 }
 
@@ -113,5 +113,65 @@ describe("readUpdate", () => {
     expect(readUpdate(update({ chat: group, new_chat_members: [alice] }))).toEqual({ kind: "skip", reason: "no_content" });
     expect(readUpdate(update({ chat: dm, sticker: { file_id: "s", file_unique_id: "u", type: "regular", width: 1, height: 1, is_animated: false, is_video: false } }))).toEqual({ kind: "skip", reason: "no_content" });
     expect(readUpdate(update({ chat: dm, text: " \n " }))).toEqual({ kind: "skip", reason: "no_content" });
+  });
+});
+
+describe("readUpdate: taps on buttons (callback queries)", () => {
+  const bot = { id: 123456789, is_bot: true, first_name: "Turnstream", username: "turnstream_test_bot" };
+  const RECEIVED = new Date("2026-01-01T00:05:00.000Z");
+
+  /** A tap by alice on a button of the bot's message 42 in `chat`; `query` overrides the query's fields. */
+  function tap(chat: Message["chat"], query: Record<string, unknown> = {}, message: Partial<Message> = {}): Update {
+    return {
+      update_id: 8,
+      callback_query: { id: "4000000000000001", from: alice, chat_instance: "-88", data: "q1:allow", message: { message_id: 42, date: 1_767_225_600, chat, from: bot, text: "Run ls?", ...message }, ...query },
+    } as unknown as Update;
+  }
+
+  it("maps a tap to its event: who tapped, the button's message and its conversation, the data, no text, stamped when received", () => {
+    expect(readUpdate(tap(dm), RECEIVED)).toEqual({
+      kind: "event",
+      media: [],
+      event: {
+        schema: "openab.gateway.event.v1",
+        event_id: "tap:4000000000000001",
+        timestamp: "2026-01-01T00:05:00.000Z",
+        platform: "telegram",
+        channel: { id: "1001", type: "private" },
+        sender: { id: "1001", name: "alice_tg", display_name: "Alice Liddell", is_bot: false },
+        content: { type: "text", text: "" },
+        mentions: [],
+        message_id: "42",
+        proactive: false,
+        tap: { id: "4000000000000001", data: "q1:allow" },
+      },
+    });
+    expect(telegramTapEventId("4000000000000001")).toBe("tap:4000000000000001");
+  });
+
+  it("keys a tap as a message posted where the button is: a forum topic is the thread, a reply thread of a group that is no forum is not", () => {
+    const inTopic = eventOf(tap(forum, {}, { message_thread_id: 17, is_topic_message: true })).event;
+    const messageThere = eventOf(update({ chat: forum, text: "hi", message_thread_id: 17, is_topic_message: true })).event;
+    expect(inTopic.channel).toEqual({ id: "-1000000005002", type: "supergroup", thread_id: "17" });
+    expect(inTopic.channel).toEqual(messageThere.channel);
+    expect(eventOf(tap(supergroup, {}, { message_thread_id: 40 })).event.channel).toEqual({ id: "-1000000005001", type: "supergroup" });
+  });
+
+  it("takes data of exactly 64 bytes, as it came (untrusted)", () => {
+    const data = "é".repeat(32);
+    expect(eventOf(tap(dm, { data })).event.tap).toEqual({ id: "4000000000000001", data });
+  });
+
+  it("skips a tap with no data, data over 64 bytes, no message (inline mode), an inaccessible message, or a malformed query", () => {
+    expect(readUpdate(tap(dm, { data: undefined, game_short_name: "chess" }))).toEqual({ kind: "skip", reason: "tap_no_data" });
+    expect(readUpdate(tap(dm, { data: "" }))).toEqual({ kind: "skip", reason: "tap_no_data" });
+    expect(readUpdate(tap(dm, { data: 7 }))).toEqual({ kind: "skip", reason: "tap_no_data" });
+    expect(readUpdate(tap(dm, { data: "x".repeat(65) }))).toEqual({ kind: "skip", reason: "tap_data_too_long" });
+    expect(readUpdate(tap(dm, { data: "é".repeat(33) }))).toEqual({ kind: "skip", reason: "tap_data_too_long" });
+    expect(readUpdate(tap(dm, { message: undefined, inline_message_id: "AgAAAB" }))).toEqual({ kind: "skip", reason: "tap_no_message" });
+    expect(readUpdate(tap(dm, { message: { message_id: 42, date: 0, chat: forum } }))).toEqual({ kind: "skip", reason: "tap_message_inaccessible" });
+    for (const query of [{ id: "" }, { id: 5 }, { id: "1".repeat(65) }, { from: undefined }, { from: { id: "1001" } }]) {
+      expect(readUpdate(tap(dm, query))).toEqual({ kind: "skip", reason: "malformed" });
+    }
   });
 });
