@@ -36,6 +36,8 @@ export interface EventIntakeOptions {
   readonly emit: (event: GatewayEvent) => void;
   readonly logger: Logger;
   readonly now: () => number;
+  /** The conversations' order, when shared with another intake (the taps'); else its own. */
+  readonly order?: ConversationOrder;
 }
 
 /** Upstream's reaction on a voice message nobody can transcribe. */
@@ -59,12 +61,13 @@ export class EventIntake {
   readonly #options: EventIntakeOptions;
   readonly #gate: MessageGateConfig;
   readonly #turns: BotTurns;
-  readonly #order = new ConversationOrder();
+  readonly #order: ConversationOrder;
   readonly #seen: ExpiringCache<true>;
   #closed = false;
 
   constructor(options: EventIntakeOptions) {
     this.#options = options;
+    this.#order = options.order ?? new ConversationOrder();
     const { config } = options;
     this.#gate = { allow_bot_messages: config.allow_bot_messages, allow_user_messages: config.allow_user_messages, trustsSomeBots: config.trusted_bot_ids.length > 0 };
     this.#turns = new BotTurns({ maxBotTurns: config.max_bot_turns });

@@ -10,8 +10,9 @@ export const SLACK_MESSAGE_LIMIT = 4000;
  * (posts, edits and deletes acked with the message's `ts`), reactions by short name, edits and
  * deletes of the bot's own messages, 4000 characters a message. Text turns stream by editing one
  * message when `streaming` is on, opening with the placeholder, as upstream. No "typing…": Slack
- * offers bots none outside assistant mode (its status line), which is not built.
+ * offers bots none outside assistant mode (its status line), which is not built. Buttons: Block
+ * Kit buttons under a message, taps over Socket Mode, answered with an ephemeral notice.
  */
 export function slackCapabilities(config: Pick<SlackConfig, "streaming">): PlatformCapabilities {
-  return nativeCapabilities({ messageLimit: SLACK_MESSAGE_LIMIT, streaming: config.streaming, typing: false });
+  return nativeCapabilities({ messageLimit: SLACK_MESSAGE_LIMIT, streaming: config.streaming, typing: false, buttons: true });
 }

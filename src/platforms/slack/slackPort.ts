@@ -7,6 +7,7 @@ import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { slackAppIdOf, type SlackConfig } from "../../config/sections/slack.js";
 import type { Logger } from "../../log/logger.js";
 import { charsPerMessage } from "../charsPerMessage.js";
+import { ConversationOrder } from "../telegram/conversationOrder.js";
 import type { IngressRules, PlatformPort, SoleReceiver } from "../platformPort.js";
 import { DisplayNames } from "./displayNames.js";
 import { EventIntake, type BotIdentity } from "./eventIntake.js";
@@ -18,6 +19,7 @@ import { slackIngress } from "./slackIngress.js";
 import { SLACK } from "./slackMessageEvent.js";
 import { SlackReplies } from "./slackReplies.js";
 import { DEFAULT_SOCKET_BACKOFF, SocketConnection, type SocketBackoff } from "./socketConnection.js";
+import { TapIntake } from "./tapIntake.js";
 import { ThreadLookups } from "./threadLookups.js";
 import { SlackTokenRejectedError } from "./tokenRejectedError.js";
 
@@ -44,9 +46,10 @@ export interface SlackPortOptions {
  * token Slack refuses stops start-up with one line). Events come over Socket Mode
  * (`SocketConnection`: every envelope acknowledged at once, the protocol) and pass upstream's rules
  * in `EventIntake`; each accepted message is one event whose id is Slack's `event_id`, so a Slack
- * retry collapses in the broker's dedupe. Replies are Web API calls (`SlackReplies`). Socket Mode
- * would spread events over every open connection of the app, so receiving is a `receiver` a lease
- * starts and stops (one edge of several holds the socket); an edge standing by sends only.
+ * retry collapses in the broker's dedupe; a tap on one of the broker's buttons is an event too
+ * (`TapIntake`). Replies are Web API calls (`SlackReplies`). Socket Mode would spread events over
+ * every open connection of the app, so receiving is a `receiver` a lease starts and stops (one
+ * edge of several holds the socket); an edge standing by sends only.
  */
 export class SlackPort implements PlatformPort {
   readonly name = SLACK;
@@ -62,6 +65,7 @@ export class SlackPort implements PlatformPort {
   readonly #capabilities: PlatformCapabilities;
   readonly #replies: SlackReplies;
   readonly #intake: EventIntake;
+  readonly #taps: TapIntake;
   readonly #socket: SocketConnection;
   readonly #backoff: SocketBackoff;
   readonly #events = new Subject<GatewayEvent>();
@@ -89,23 +93,28 @@ export class SlackPort implements PlatformPort {
     this.events = this.#events.asObservable();
     this.connected = this.#connected.asObservable();
     this.#replies = new SlackReplies(this.#web, logger);
+    const names = new DisplayNames(this.#web, logger, now);
+    const order = new ConversationOrder();
     this.#intake = new EventIntake({
       config,
       replies: this.#replies,
       threads: new ThreadLookups(this.#web, logger, { now, ...(options.memoryTtlMs === undefined ? {} : { ttlMs: options.memoryTtlMs }) }),
-      names: new DisplayNames(this.#web, logger, now),
+      names,
       downloads: new FileDownloads({ token: config.bot_token, apiRoot: config.api_root, timeoutMs: options.downloadTimeoutMs ?? 20_000, logger }),
       speechToText: options.speechToText ?? true,
       identity: () => this.#identity,
       emit: (event) => this.#events.next(event),
       logger,
       now,
+      order,
     });
+    this.#taps = new TapIntake({ config, names, order, emit: (event) => this.#events.next(event), logger });
     this.#socket = new SocketConnection({
       appToken: config.app_token,
       apiRoot: config.api_root,
       ready: (signal) => this.#identifyUntilDone(signal),
       payload: (payload) => this.#intake.take(payload),
+      interactive: (payload) => this.#taps.take(payload),
       state: (up) => {
         this.#socketUp = up;
         this.#show();
@@ -178,6 +187,7 @@ export class SlackPort implements PlatformPort {
     await this.receiver.stopReceiving(0);
     await this.#standingBy;
     this.#intake.close();
+    this.#taps.close();
     this.#connected.next(false);
     this.#events.complete();
   }

@@ -2,10 +2,12 @@ import type { WebClient } from "@slack/web-api";
 import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import type { Logger } from "../../log/logger.js";
 import { SendError } from "../../wire/index.js";
+import { choiceMessage } from "./choiceBlocks.js";
 import { markdownToMrkdwn } from "./markdownToMrkdwn.js";
 import { slackReactionName } from "./reactionNames.js";
 import { sendErrorOf } from "./sendErrorOf.js";
 import { failureDetail, slackApiFailure } from "./slackApiFailure.js";
+import { readTapId } from "./tapId.js";
 
 /** The receipt of an operation that leaves no message of its own ("typing…", which Slack has none of). */
 const DONE: SendReceipt = { messageId: "slack_done" };
@@ -25,6 +27,14 @@ const REACTION_ALREADY: ReadonlySet<string> = new Set(["already_reacted", "no_re
  * anyway) and no topics: a `quote_message_id` is ignored; `create_topic` for a message (`quote_message_id`) answers
  * its ts (the thread under it is the conversation), without one it is refused. "typing…" is
  * answered done without a call: Slack gives bots no typing indicator outside assistant mode.
+ *
+ * Buttons (`choices`) make a message Block Kit (`choiceMessage`: the text as sections, then the
+ * buttons), `text` staying as the notification fallback. An edit with `choices: []` sends
+ * `blocks: []`, which Slack reads as "remove the blocks": the message is its text again. An edit
+ * without `choices` sends the text alone, and Slack keeps a message's blocks when none are sent —
+ * so on a message with buttons it changes only the fallback: the worker edits such a message with
+ * its `choices` (the same ones, or `[]`). `answer_tap` posts its notice with `chat.postEphemeral`
+ * to the person who tapped, where they tapped (`readTapId`); an empty notice is no call.
  */
 export class SlackReplies {
   readonly #web: WebClient;
@@ -56,13 +66,19 @@ export class SlackReplies {
     switch (message.command) {
       case undefined: {
         const thread = threadOf(message);
-        const posted = await this.#web.chat.postMessage({ channel, text: markdownToMrkdwn(message.content.text), ...(thread === undefined ? {} : { thread_ts: thread }) });
+        const text = markdownToMrkdwn(message.content.text);
+        const content = message.choices !== undefined && message.choices.length > 0 ? choiceMessage(text, message.choices) : { text };
+        const posted = await this.#web.chat.postMessage({ channel, ...content, ...(thread === undefined ? {} : { thread_ts: thread }) });
         if (typeof posted.ts !== "string") throw new SendError("unknown", "Slack answered chat.postMessage without a ts");
         return { messageId: posted.ts };
       }
-      case "edit_message":
-        await this.#web.chat.update({ channel, ts: targetOf(message), text: markdownToMrkdwn(message.content.text) });
+      case "edit_message": {
+        const ts = targetOf(message);
+        const text = markdownToMrkdwn(message.content.text);
+        const content = message.choices === undefined ? { text } : message.choices.length === 0 ? { text, blocks: [] } : choiceMessage(text, message.choices);
+        await this.#web.chat.update({ channel, ts, ...content });
         return { messageId: message.reply_to };
+      }
       case "delete_message":
         await this.#web.chat.delete({ channel, ts: targetOf(message) });
         return { messageId: message.reply_to };
@@ -74,6 +90,13 @@ export class SlackReplies {
         return { messageId: message.reply_to };
       case "typing":
         return DONE;
+      case "answer_tap": {
+        const tap = readTapId(message.reply_to);
+        if (tap === undefined) throw new SendError("rejected", `answer_tap: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Slack tap id`);
+        const notice = message.content.text;
+        if (notice.trim() !== "") await this.#web.chat.postEphemeral({ channel: tap.channel, user: tap.user, text: markdownToMrkdwn(notice), ...(tap.threadTs === "" ? {} : { thread_ts: tap.threadTs }) });
+        return { messageId: "" };
+      }
       case "create_topic":
         // A thread for a message (a cron job's post) is the thread under it: its ts is the thread_ts.
         if (message.quote_message_id !== undefined) return { messageId: targetOf({ ...message, reply_to: message.quote_message_id }) };
@@ -113,6 +136,8 @@ function methodOf(message: OutboundMessage): string {
       return "reactions.remove";
     case "typing":
       return "none";
+    case "answer_tap":
+      return "chat.postEphemeral";
     case "create_topic":
       return "none";
   }

@@ -24,6 +24,8 @@ export interface SocketConnectionOptions {
   readonly ready: (signal: AbortSignal) => Promise<void>;
   /** Each Events API payload, after its envelope was acknowledged. */
   readonly payload: (payload: unknown) => void;
+  /** Each interactive payload (a button tapped, …), after its envelope was acknowledged. */
+  readonly interactive: (payload: unknown) => void;
   /** Whether a Socket Mode connection is open now. */
   readonly state: (up: boolean) => void;
   readonly logger: Logger;
@@ -67,10 +69,11 @@ interface SlackEnvelope {
 /**
  * The bot's Socket Mode connection (§3.2): `apps.connections.open` with the app-level token, the
  * WebSocket it names, and every envelope acknowledged at once, before anything is done with it —
- * Slack's protocol (it sends an unacknowledged envelope again within seconds). Only `events_api`
- * envelopes go on; slash commands and interactive payloads are acknowledged and ignored, as
- * upstream. A connection that closes (Slack's `disconnect`, a network cut, a missed pong) is opened
- * again after the backoff, through a new `apps.connections.open`, until `stop`.
+ * Slack's protocol (it sends an unacknowledged envelope again within seconds; a tap not
+ * acknowledged within 3 s shows the person an error). `events_api` and `interactive` envelopes go
+ * on; slash commands are acknowledged and ignored, as upstream. A connection that closes (Slack's
+ * `disconnect`, a network cut, a missed pong) is opened again after the backoff, through a new
+ * `apps.connections.open`, until `stop`.
  */
 export class SocketConnection {
   readonly #options: SocketConnectionOptions;
@@ -162,6 +165,7 @@ export class SocketConnection {
   #envelope(envelope: SlackEnvelope): void {
     envelope.ack().catch(() => this.#options.logger.debug({ reason: "ack_failed", type: envelope.type }, "slack envelope not acknowledged"));
     if (envelope.type === "events_api") this.#options.payload(envelope.body);
+    else if (envelope.type === "interactive") this.#options.interactive(envelope.body);
     else this.#options.logger.debug({ reason: "unsupported_type", type: envelope.type }, "slack envelope ignored");
   }
 }

@@ -3,16 +3,18 @@ import { SlackApiError } from "./slackApiError.js";
 /**
  * Block Kit as `chat.postMessage` and `chat.update` check it, for the blocks an adapter sends: at most 50
  * blocks of a known type; `section` text 1–3000 characters (or up to 10 fields of 2000), `header` plain
- * text up to 150, `actions` 1–25 elements with buttons' text up to 75, `context` 1–10 elements, `block_id`
- * unique and up to 255; `markdown` blocks' text together up to 12,000 (above it, `msg_blocks_too_long`).
- * Refusals are `invalid_blocks` with Slack's `[json-pointer:…]` lines; JSON that is not an array,
- * `invalid_blocks_format`. Characters are counted as code points.
+ * text up to 150, `actions` 1–25 elements (a button: `plain_text` text of 1–75, `action_id` up to 255,
+ * `value` up to 2000, `url` up to 3000, `style` `primary` or `danger`), `context` 1–10 elements, `block_id`
+ * unique and up to 255, every `action_id` unique in the message; `markdown` blocks' text together up to
+ * 12,000 (above it, `msg_blocks_too_long`). Refusals are `invalid_blocks` with Slack's `[json-pointer:…]`
+ * lines; JSON that is not an array, `invalid_blocks_format`. Characters are counted as code points.
  */
 export function checkBlocks(value: unknown, parsed: boolean): unknown[] {
   if (!parsed || !Array.isArray(value)) throw new SlackApiError("invalid_blocks_format");
   const problems: string[] = [];
   if (value.length > 50) problems.push("must be no more than 50 items [json-pointer:/blocks]");
   const blockIds = new Set<string>();
+  const actionIds = new Set<string>();
   let markdownChars = 0;
   value.forEach((block: unknown, index) => {
     const at = `/blocks/${index}`;
@@ -28,6 +30,14 @@ export function checkBlocks(value: unknown, parsed: boolean): unknown[] {
     const text = (block as { text?: unknown }).text;
     if (type === "markdown" && typeof text === "string") markdownChars += length(text);
     check(block as Record<string, unknown>, at, problems);
+    const { elements: elementList, accessory } = block as { elements?: unknown; accessory?: unknown };
+    const interactive = [...(Array.isArray(elementList) ? elementList.map((element: unknown, index) => [element, `${at}/elements/${index}`] as const) : []), [accessory, `${at}/accessory`] as const];
+    for (const [element, where] of interactive) {
+      const actionId = (element as { action_id?: unknown } | null | undefined)?.action_id;
+      if (typeof actionId !== "string") continue;
+      if (actionIds.has(actionId)) problems.push(`action_id must be unique in the message [json-pointer:${where}/action_id]`);
+      actionIds.add(actionId);
+    }
   });
   if (problems.length > 0) throw new SlackApiError("invalid_blocks", { errors: problems, response_metadata: { messages: problems.map((problem) => `[ERROR] ${problem}`) } });
   if (markdownChars > 12_000) throw new SlackApiError("msg_blocks_too_long");
@@ -54,9 +64,11 @@ const BLOCK_CHECKS: Record<string, BlockCheck> = {
   actions: (block, at, problems) => {
     elements(block, at, 25, problems);
     (Array.isArray(block.elements) ? block.elements : []).forEach((element: unknown, index) => {
-      const { type, text, action_id: actionId } = (element ?? {}) as Record<string, unknown>;
-      if (type === "button") textObject(text, `${at}/elements/${index}/text`, 75, problems, ["plain_text"]);
-      if (actionId !== undefined && (typeof actionId !== "string" || length(actionId) > 255)) problems.push(`must be a string of at most 255 characters [json-pointer:${at}/elements/${index}/action_id]`);
+      const here = `${at}/elements/${index}`;
+      if (typeof element !== "object" || element === null || !ACTION_ELEMENTS.has(String((element as { type?: unknown }).type))) return void problems.push(`failed to match all allowed schemas [json-pointer:${here}]`);
+      const { type, action_id: actionId } = element as Record<string, unknown>;
+      if (type === "button") button(element as Record<string, unknown>, here, problems);
+      if (actionId !== undefined && (typeof actionId !== "string" || actionId === "" || length(actionId) > 255)) problems.push(`must be a string of 1 to 255 characters [json-pointer:${here}/action_id]`);
     });
   },
   rich_text: (block, at, problems) => elements(block, at, Infinity, problems),
@@ -64,6 +76,18 @@ const BLOCK_CHECKS: Record<string, BlockCheck> = {
     if (typeof block.alt_text !== "string") problems.push(`must provide alt_text [json-pointer:${at}/alt_text]`);
   },
 };
+
+/** The interactive elements an `actions` block takes. */
+const ACTION_ELEMENTS: ReadonlySet<string> = new Set(["button", "checkboxes", "datepicker", "datetimepicker", "overflow", "radio_buttons", "rich_text_input", "static_select", "external_select", "users_select", "conversations_select", "channels_select", "multi_static_select", "multi_external_select", "multi_users_select", "multi_conversations_select", "multi_channels_select", "timepicker", "workflow_button"]);
+
+/** A button: `plain_text` text of 1–75 characters, `value` up to 2000, `url` up to 3000, `style` `primary` or `danger`. */
+function button(element: Record<string, unknown>, at: string, problems: string[]): void {
+  textObject(element.text, `${at}/text`, 75, problems, ["plain_text"]);
+  const { value, url, style } = element;
+  if (value !== undefined && (typeof value !== "string" || length(value) > 2000)) problems.push(`must be a string of at most 2000 characters [json-pointer:${at}/value]`);
+  if (url !== undefined && (typeof url !== "string" || length(url) > 3000)) problems.push(`must be a string of at most 3000 characters [json-pointer:${at}/url]`);
+  if (style !== undefined && style !== "primary" && style !== "danger") problems.push(`must be one of primary, danger [json-pointer:${at}/style]`);
+}
 
 function textObject(value: unknown, at: string, max: number, problems: string[], types: string[]): void {
   const { type, text } = (value ?? {}) as { type?: unknown; text?: unknown };

@@ -3,7 +3,7 @@ import type { SlackMessage } from "./messageStore.js";
 import { booleanArg, jsonArg, stringArg } from "./paramReaders.js";
 import type { Params } from "./requestParams.js";
 import { botConversation, botMessage, type SlackContext, type WebMethod } from "./slackContext.js";
-import { SlackApiError } from "./slackApiError.js";
+import { invalidArguments, SlackApiError } from "./slackApiError.js";
 import type { Conversation } from "./workspace.js";
 
 /** `chat.postMessage`'s text limit. Slack's page says longer text is cut with a `message_truncated` warning; the fake refuses it. */
@@ -13,7 +13,7 @@ export const UPDATE_TEXT_LIMIT = 4_000;
 /** `markdown_text`'s limit on both methods. */
 export const MARKDOWN_TEXT_LIMIT = 12_000;
 
-/** `chat.postMessage`, `chat.update`, `chat.delete`. */
+/** `chat.postMessage`, `chat.update`, `chat.delete`, `chat.postEphemeral`. */
 export function chatMethods(context: SlackContext): WebMethod[] {
   const { store, events, bot } = context;
   const write = { token: "bot", json: true, scope: () => "chat:write" } as const;
@@ -44,9 +44,28 @@ export function chatMethods(context: SlackContext): WebMethod[] {
         const content = messageContent(params, UPDATE_TEXT_LIMIT);
         const before = structuredClone(stored.message);
         stored.earlierTexts.push(stored.message.text);
+        // Blocks left out are kept; `blocks: []` removes them (chat.update's page says both).
         Object.assign(stored.message, content, { edited: { user: bot.user.id, ts: store.nextTs() } });
+        if (stored.message.blocks?.length === 0) delete stored.message.blocks;
         if (context.echoBotMessages) events.messageChanged(conversation, stored.message, before, stored.message.edited!.ts);
         return { channel: conversation.id, ts: stored.message.ts, text: stored.message.text, message: structuredClone(stored.message) };
+      },
+    },
+    {
+      name: "chat.postEphemeral",
+      ...write,
+      handle: (params) => {
+        const conversation = botConversation(context, stringArg(params, "channel"), "write");
+        const userId = stringArg(params, "user");
+        if (userId === undefined) throw invalidArguments("missing required field: user [json-pointer:/user]");
+        if (!context.workspace.user(userId)) throw new SlackApiError("user_not_found");
+        if (!conversation.members.has(userId)) throw new SlackApiError("user_not_in_channel");
+        const content = messageContent(params, POST_TEXT_LIMIT);
+        const threadTs = stringArg(params, "thread_ts");
+        for (const flag of ["as_user", "link_names"]) booleanArg(params, flag);
+        const messageTs = store.nextTs();
+        context.ephemerals.push({ channel: conversation.id, user: userId, text: content.text, blocks: content.blocks, thread_ts: threadTs, message_ts: messageTs });
+        return { message_ts: messageTs };
       },
     },
     {
@@ -106,8 +125,20 @@ function messageContent(params: Params, textLimit: number): Pick<SlackMessage, "
   return {
     text: text ?? markdown ?? "",
     ...(markdown !== undefined ? { blocks: [{ type: "markdown", text: markdown }] } : {}),
-    ...(checkedBlocks ? { blocks: checkedBlocks } : {}),
+    ...(checkedBlocks ? { blocks: withBlockIds(checkedBlocks) } : {}),
     ...(attachments.given ? { attachments: attachments.value as unknown[] } : {}),
     ...(metadata.given ? { metadata: metadata.value } : {}),
   };
+}
+
+/** Blocks as Slack keeps them: each with a `block_id`, made up where the caller gave none (Slack's are random). */
+function withBlockIds(blocks: unknown[]): unknown[] {
+  const given = new Set(blocks.map((block) => (block as { block_id?: unknown }).block_id));
+  return blocks.map((block, index) => {
+    if ((block as { block_id?: unknown }).block_id !== undefined) return block;
+    let id = `fk${index.toString(36)}`;
+    while (given.has(id)) id += "x";
+    given.add(id);
+    return { ...(block as Record<string, unknown>), block_id: id };
+  });
 }

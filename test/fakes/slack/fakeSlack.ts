@@ -9,7 +9,7 @@ import { SlackHttpServer, type HttpAnswer } from "./httpServer.js";
 import { MessageStore, type ShownMessage, type StoredMessage } from "./messageStore.js";
 import { reactionMethods } from "./reactionMethods.js";
 import { readMethods } from "./readMethods.js";
-import type { AssistantThreadState, SlackContext } from "./slackContext.js";
+import type { AssistantThreadState, EphemeralMessage, SlackContext } from "./slackContext.js";
 import { SocketModeServer } from "./socketMode.js";
 import { SlackActor } from "./userActor.js";
 import { WebApi } from "./webApi.js";
@@ -62,6 +62,8 @@ export class FakeSlack {
   readonly log = new CallLog();
   readonly botToken: string;
   readonly appToken: string;
+  /** Every message posted with `chat.postEphemeral`, in order: each seen by its `user` only, kept nowhere else. */
+  readonly ephemerals: EphemeralMessage[] = [];
   private readonly customEmoji = new Set<string>();
   private readonly assistantThreads = new Map<string, AssistantThreadState>();
   private readonly actorContext;
@@ -98,6 +100,7 @@ export class FakeSlack {
       botScopes: new Set(options.botScopes ?? DEFAULT_BOT_SCOPES),
       customEmoji: this.customEmoji,
       assistantThreads: this.assistantThreads,
+      ephemerals: this.ephemerals,
       echoBotMessages: options.echoBotMessages ?? true,
       now,
     };

@@ -6,7 +6,7 @@ export type { ShownMessage, SlackMessage, StoredMessage } from "./messageStore.j
 export type { SlackFile } from "./fileStore.js";
 export type { SentEnvelope, DisconnectReason, EnvelopeType } from "./socketMode.js";
 export type { PublishedEvent } from "./events.js";
-export type { AssistantThreadState } from "./slackContext.js";
+export type { AssistantThreadState, EphemeralMessage } from "./slackContext.js";
 export type { Conversation, SlackBot, SlackUser } from "./workspace.js";
 export { SlackActor, type UserAction, type UserMessageOptions, type SharedFile } from "./userActor.js";
 export { STANDARD_EMOJI } from "./emojiNames.js";

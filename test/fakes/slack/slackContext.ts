@@ -13,6 +13,16 @@ export interface AssistantThreadState {
   prompts: { title: string | undefined; prompts: { title: string; message: string }[] } | undefined;
 }
 
+/** A message only one person sees (`chat.postEphemeral`): Slack keeps no history of it and sends no event. */
+export interface EphemeralMessage {
+  readonly channel: string;
+  readonly user: string;
+  readonly text: string;
+  readonly blocks: unknown[] | undefined;
+  readonly thread_ts: string | undefined;
+  readonly message_ts: string;
+}
+
 /** What the Web API methods act on. */
 export interface SlackContext {
   readonly workspace: Workspace;
@@ -26,6 +36,8 @@ export interface SlackContext {
   readonly customEmoji: Set<string>;
   /** By `<channel>:<thread_ts>`. */
   readonly assistantThreads: Map<string, AssistantThreadState>;
+  /** Every `chat.postEphemeral`, in order. */
+  readonly ephemerals: EphemeralMessage[];
   /** Whether the bot's own posts, edits and deletes come back as events (Slack sends them). */
   readonly echoBotMessages: boolean;
   readonly now: () => number;

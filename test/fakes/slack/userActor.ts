@@ -104,25 +104,35 @@ export class SlackActor {
     return payload;
   }
 
-  /** The user clicks a button (by `action_id`) on a message's blocks: an `interactive` `block_actions` envelope. */
+  /**
+   * The user clicks a button (by `action_id`) on a message this app's bot posted (Slack sends a tap
+   * to the app whose message it is): an `interactive` `block_actions` envelope, shaped as Slack's. It
+   * is sent once; not acked within the ack timeout (Slack's 3 s, when Slack shows the person an
+   * error), it ends in `socket.undelivered`. A button the message does not show is refused.
+   */
   press(channel: string, ts: string, actionId: string): Record<string, unknown> {
     const conversation = this.conversation(channel);
     const stored = this.context.store.live(conversation.id, ts);
-    const found = stored ? findButton(stored.message.blocks ?? [], actionId) : undefined;
-    if (!stored || !found) throw new Error(`fake Slack: message ${ts} in ${conversation.id} has no button with action_id ${JSON.stringify(actionId)}`);
     const { workspace, bot, socket, now } = this.context;
+    if (!stored || stored.message.app_id !== bot.appId) throw new Error(`fake Slack: no message ${ts} of this app's bot in ${conversation.id}`);
+    const found = findButton(stored.message.blocks ?? [], actionId);
+    if (!found) throw new Error(`fake Slack: message ${ts} in ${conversation.id} has no button with action_id ${JSON.stringify(actionId)}`);
+    const { type, action_id, text, value, style } = found.button;
     const payload = {
       type: "block_actions",
       user: { id: this.user.id, username: this.user.name, name: this.user.name, team_id: workspace.team.id },
       api_app_id: bot.appId,
       token: "fake-verification-token",
       container: { type: "message", message_ts: ts, channel_id: conversation.id, is_ephemeral: false, ...(stored.message.thread_ts ? { thread_ts: stored.message.thread_ts } : {}) },
-      trigger_id: `fake.${randomUUID()}`,
+      trigger_id: `${Math.floor(now() / 1000)}.${workspace.team.id.slice(1)}.${randomUUID().replace(/-/g, "")}`,
       team: { id: workspace.team.id, domain: workspace.team.domain },
+      enterprise: null,
+      is_enterprise_install: false,
       channel: { id: conversation.id, name: conversation.name ?? "directmessage" },
       message: structuredClone(stored.message),
+      state: { values: {} },
       response_url: `https://hooks.slack.com/actions/${workspace.team.id}/fake/${randomUUID()}`,
-      actions: [{ ...found.button, block_id: found.blockId, action_ts: (now() / 1000).toFixed(6) }],
+      actions: [{ type, action_id, block_id: found.blockId, text, ...(value === undefined ? {} : { value }), ...(style === undefined ? {} : { style }), action_ts: (now() / 1000).toFixed(6) }],
     };
     socket.deliver("interactive", payload, { acceptsResponsePayload: false });
     return payload;
