@@ -9,7 +9,8 @@ export const DISCORD_MESSAGE_LIMIT = 2000;
  * deletes acked with message ids), Unicode reactions on the triggering message, edits and deletes
  * of the bot's own messages, "typing…" while a turn runs, 2000 characters a message. Text turns
  * stream by editing one message (OpenAB streams on Discord), opening with the `…` placeholder.
+ * Messages carry a row of buttons, whose taps come back as interactions.
  */
 export function discordCapabilities(): PlatformCapabilities {
-  return nativeCapabilities({ messageLimit: DISCORD_MESSAGE_LIMIT, streaming: true, typing: true });
+  return nativeCapabilities({ messageLimit: DISCORD_MESSAGE_LIMIT, streaming: true, typing: true, buttons: true });
 }

@@ -2,11 +2,13 @@ import {
   API,
   ApplicationCommandType,
   Client,
+  ComponentType,
   GatewayDispatchEvents,
   InteractionType,
   MessageFlags,
   type APIChatInputApplicationCommandInteraction,
   type APIInteraction,
+  type APIMessageComponentButtonInteraction,
   type GatewayReadyDispatchData,
 } from "@discordjs/core";
 import { DiscordAPIError, type REST } from "@discordjs/rest";
@@ -35,6 +37,7 @@ import { MessageIntake } from "./messageIntake.js";
 import type { MessageGates } from "./messageVerdict.js";
 import { ParticipationCheck } from "./participationCheck.js";
 import { SlashIntake } from "./slashIntake.js";
+import { TapIntake } from "./tapIntake.js";
 
 export interface DiscordPortOptions {
   readonly config: DiscordConfig;
@@ -64,9 +67,11 @@ const READ_TIMEOUT_MS = 15_000;
  * packages are what discord.js itself is built on.
  *
  * Messages go through upstream's filter (`MessageIntake`, `messageVerdict`) and become events; a
- * top-level message gets its thread. Replies are REST calls (`DiscordReplies`) that work without
- * the gateway. Discord allows one gateway session per bot to receive, so the gateway is a
- * `receiver` a lease starts and stops (one edge of several receives), keyed by the bot's public id.
+ * top-level message gets its thread. Slash commands (`SlashIntake`) and taps on the broker's
+ * buttons (`TapIntake`) come as interactions and become events too. Replies are REST calls
+ * (`DiscordReplies`) that work without the gateway. Discord allows one gateway session per bot to
+ * receive, so the gateway is a `receiver` a lease starts and stops (one edge of several receives),
+ * keyed by the bot's public id.
  */
 export class DiscordPort implements PlatformPort {
   readonly name = DISCORD;
@@ -84,6 +89,7 @@ export class DiscordPort implements PlatformPort {
   readonly #replies: DiscordReplies;
   readonly #intake: MessageIntake;
   readonly #slash: SlashIntake;
+  readonly #taps: TapIntake;
   readonly #capabilities = discordCapabilities();
   readonly #events = new Subject<GatewayEvent>();
   readonly #connected = new BehaviorSubject(false);
@@ -130,6 +136,7 @@ export class DiscordPort implements PlatformPort {
       emit,
     });
     this.#slash = new SlashIntake({ api: this.#api, logger, gates, channels, botId: () => this.#botId, emit });
+    this.#taps = new TapIntake({ api: this.#api, logger, gates, channels, botId: () => this.#botId, emit });
     this.#gateway = new GatewaySession({
       token: config.bot_token,
       rest: this.#reader,
@@ -253,6 +260,11 @@ export class DiscordPort implements PlatformPort {
   async #interaction(interaction: APIInteraction): Promise<void> {
     if (interaction.type === InteractionType.ApplicationCommand && interaction.data.type === ApplicationCommandType.ChatInput) {
       await this.#slash.take(interaction as APIChatInputApplicationCommandInteraction);
+      return;
+    }
+    // The gateway's payload is untrusted: `data` may be missing whatever the types say.
+    if (interaction.type === InteractionType.MessageComponent && (interaction.data as { readonly component_type?: unknown } | undefined)?.component_type === ComponentType.Button) {
+      await this.#taps.take(interaction as APIMessageComponentButtonInteraction);
       return;
     }
     if (interaction.type === InteractionType.ApplicationCommandAutocomplete || interaction.type === InteractionType.Ping) return;

@@ -1,13 +1,19 @@
-import { AllowedMentionsTypes, API, type APIAllowedMentions } from "@discordjs/core";
+import { AllowedMentionsTypes, API, MessageFlags, type APIAllowedMentions } from "@discordjs/core";
 import { DiscordAPIError } from "@discordjs/rest";
 import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import { splitMessage } from "../../../operators/delivery/text/splitMessage.js";
 import type { Logger } from "../../log/logger.js";
 import { SendError } from "../../wire/index.js";
+import { componentsOf, type ButtonRow } from "./buttonRow.js";
+import { DISCORD_MESSAGE_LIMIT } from "./discordCapabilities.js";
 import { refusalOf, sendErrorOf } from "./sendErrorOf.js";
 import { conversationChannel, targetChannels } from "./replyTarget.js";
+import { readTapHandle } from "./tapHandle.js";
 
 /** The receipt of a call that leaves no message of its own ("typing…"). */
 const DONE: SendReceipt = { messageId: "dc_done" };
+/** The receipt of `answer_tap`: the notice is the tapper's alone, no message the broker acts on later. */
+const TAP_ANSWERED: SendReceipt = { messageId: "" };
 /** Discord's "Unknown Message": the target is not in that channel. */
 const UNKNOWN_MESSAGE = 10008;
 /** A thread's auto-archive after a day without messages, as upstream opens them. */
@@ -28,6 +34,8 @@ const ALLOWED_MENTIONS: APIAllowedMentions = { parse: [AllowedMentionsTypes.User
  * reference), an edit, a delete, a reaction added or removed (the bot's own, Unicode or `name:id`),
  * a thread (`create_topic`: a public thread in the channel, or started from the message in
  * `quote_message_id` when there is one; its id as the message id) and "typing…".
+ * `choices` are a row of buttons under a message or an edit (`buttonRow.ts`); `answer_tap` an
+ * ephemeral follow-up through the tapped interaction's webhook (`tapHandle.ts`).
  * `noteSent` hears where each message went (the port's participation cache).
  */
 export class DiscordReplies {
@@ -57,10 +65,12 @@ export class DiscordReplies {
     const text = message.content.text;
     switch (message.command) {
       case undefined:
-        return this.#post(channel, text, message.quote_message_id);
+        return this.#post(channel, text, message.quote_message_id, componentsOf(message));
       case "edit_message": {
         const target = snowflake(message, message.reply_to);
-        await this.#onTarget(message, target, (where) => this.#api.channels.editMessage(where, target, { content: text, allowed_mentions: ALLOWED_MENTIONS }));
+        const components = componentsOf(message);
+        const body = { content: text, allowed_mentions: ALLOWED_MENTIONS, ...(components === undefined ? {} : { components }) };
+        await this.#onTarget(message, target, (where) => this.#api.channels.editMessage(where, target, body));
         return { messageId: target };
       }
       case "delete_message": {
@@ -88,11 +98,41 @@ export class DiscordReplies {
       case "typing":
         await this.#api.channels.showTyping(channel);
         return DONE;
+      case "answer_tap":
+        return this.#answerTap(message);
     }
   }
 
-  async #post(channel: string, text: string, quote: string | undefined): Promise<SendReceipt> {
-    const base = { content: text, allowed_mentions: ALLOWED_MENTIONS };
+  /** An ephemeral follow-up only the tapper sees; `""`: nothing to send (the tap was acknowledged when it came). */
+  async #answerTap(message: OutboundMessage): Promise<SendReceipt> {
+    const handle = readTapHandle(message.reply_to);
+    // The handle carries a token: the error names no part of it.
+    if (handle === undefined) throw new SendError("rejected", "answer_tap: reply_to is not a Discord tap handle");
+    const text = message.content.text;
+    if (text === "") return TAP_ANSWERED;
+    const content = [...text].slice(0, DISCORD_MESSAGE_LIMIT).join("");
+    await this.#api.interactions.followUp(handle.applicationId, handle.token, { content, flags: MessageFlags.Ephemeral, allowed_mentions: { parse: [] } });
+    return TAP_ANSWERED;
+  }
+
+  /**
+   * A text over Discord's 2000 characters (the broker splits replies before they come, so only
+   * one sent as is) goes as several messages: the quote on the first, the buttons on the last,
+   * whose id is the receipt's (the message a tap names and the edit that answers it acts on). A
+   * failure part-way leaves the parts before it posted, and is answered as that part's failure.
+   */
+  async #post(channel: string, text: string, quote: string | undefined, components: readonly ButtonRow[] | undefined): Promise<SendReceipt> {
+    const parts = splitMessage(text, DISCORD_MESSAGE_LIMIT);
+    let sent: SendReceipt | undefined;
+    for (const [index, part] of parts.entries()) {
+      const last = index === parts.length - 1;
+      const body = { content: part, allowed_mentions: ALLOWED_MENTIONS, ...(last && components !== undefined && components.length > 0 ? { components: [...components] } : {}) };
+      sent = await this.#postOne(channel, body, index === 0 ? quote : undefined);
+    }
+    return sent!;
+  }
+
+  async #postOne(channel: string, base: Parameters<API["channels"]["createMessage"]>[1], quote: string | undefined): Promise<SendReceipt> {
     if (quote !== undefined && quote !== "") {
       try {
         const sent = await this.#api.channels.createMessage(channel, { ...base, message_reference: { message_id: quote, fail_if_not_exists: false } });
@@ -148,5 +188,7 @@ function routeOf(message: OutboundMessage): string {
       return "startThreadWithoutMessage";
     case "typing":
       return "triggerTypingIndicator";
+    case "answer_tap":
+      return "createFollowupMessage";
   }
 }

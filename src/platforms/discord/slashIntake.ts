@@ -3,8 +3,8 @@ import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../../log/logger.js";
 import type { ChannelDirectory } from "./channelDirectory.js";
 import { isDeniedUser } from "./deniedUser.js";
-import { channelAllowed, type ChannelKind } from "./detectThread.js";
-import type { Conversation } from "./messageEvent.js";
+import { channelAllowed } from "./detectThread.js";
+import { conversationOf, interactionChannelKind } from "./interactionChannel.js";
 import type { MessageGates } from "./messageVerdict.js";
 import { refusalOf } from "./sendErrorOf.js";
 import { SLASH_COMMANDS, slashAcknowledgement, slashEvent, slashReading } from "./slashCommands.js";
@@ -55,7 +55,7 @@ export class SlashIntake {
     const { api, logger, gates, channels } = this.#options;
     const reading = slashReading(interaction.data.name);
     const channelId = interaction.channel?.id ?? interaction.channel_id ?? "";
-    const kind = interaction.channel === undefined ? await channels.kindOf(channelId, interaction.guild_id === undefined) : kindOfPartial(interaction.channel, interaction.guild_id === undefined);
+    const kind = await interactionChannelKind(interaction, channels);
     const user = interaction.member?.user ?? interaction.user;
     const botId = this.#options.botId() ?? "";
     const allowed = kind.kind === "dm" ? gates.allowDm : channelAllowed(kind, { allowAll: gates.allowAllChannels, allowedChannels: gates.allowedChannels }, botId);
@@ -73,18 +73,4 @@ export class SlashIntake {
     }
     this.#options.emit(slashEvent(interaction, reading.text, conversation));
   }
-}
-
-function kindOfPartial(channel: { readonly id: string; readonly type: number; readonly parent_id?: string | null }, isDm: boolean): ChannelKind {
-  if (isDm) return { kind: "dm", id: channel.id };
-  // Public, private and announcement threads.
-  if (channel.type === 10 || channel.type === 11 || channel.type === 12) return { kind: "thread", id: channel.id, parentId: channel.parent_id ?? undefined, ownerId: undefined };
-  return { kind: "channel", id: channel.id, parentId: channel.parent_id ?? undefined };
-}
-
-/** A thread or a DM is a conversation; a channel is not (its messages each open a thread). */
-function conversationOf(kind: ChannelKind): Conversation | undefined {
-  if (kind.kind === "dm") return { kind: "dm", channelId: kind.id };
-  if (kind.kind === "thread") return { kind: "thread", parentId: kind.parentId ?? kind.id, threadId: kind.id };
-  return undefined;
 }

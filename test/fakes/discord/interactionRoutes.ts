@@ -1,6 +1,6 @@
 import { messageObject } from "./apiObjects.js";
 import { alreadyAcknowledged, emptyMessage, unknownInteraction, unknownMessage, unknownWebhook } from "./discordApiError.js";
-import { FormErrors, choices, isObject, notObject, required } from "./formErrors.js";
+import { FormErrors, choices, isObject, notBoolean, notObject, required } from "./formErrors.js";
 import { CALLBACK_TYPE, INTERACTION_TYPE, type InteractionRecord, type Interactions } from "./interactions.js";
 import { MESSAGE_FLAG, readMessageFields, SETTABLE_FLAGS, type MessageFields } from "./messageFields.js";
 import { changeMessage, MESSAGE_TYPE, mentionsFor, postMessage } from "./messagePosting.js";
@@ -12,9 +12,9 @@ const TOKEN_LIFETIME_MS = 15 * 60_000;
 
 /**
  * Create Interaction Response (once per interaction: a second is 40060; after the response window, 3 s as
- * Discord gives, 10062 Unknown interaction) and Edit Original Interaction Response. Types 4 and 5 answer
- * any interaction; 6 and 7 only a component's (docs: "Only valid for component-based interactions").
- * Neither route takes the bot token: the interaction token authorizes them.
+ * Discord gives, 10062 Unknown interaction), Edit Original Interaction Response and Create Followup
+ * Message. Types 4 and 5 answer any interaction; 6 and 7 only a component's (docs: "Only valid for
+ * component-based interactions"). None takes the bot token: the interaction token authorizes them.
  */
 export function interactionRoutes(world: World, interactions: Interactions, responseWindowMs: () => number): Route[] {
   const render = (id: string, record: InteractionRecord) => messageObject(world.channels.known(record.channelId).messages.get(id)!, world, { gateway: false, readable: restReadable(world) });
@@ -71,6 +71,37 @@ export function interactionRoutes(world: World, interactions: Interactions, resp
           ...(fields.components !== undefined ? { components: fields.components } : {}),
         });
         return { status: 200, body: render(message.id, record) };
+      },
+    },
+    {
+      name: "createFollowupMessage",
+      method: "POST",
+      path: "/webhooks/{application.id}/{interaction.token}",
+      auth: false,
+      handle: ({ params, query, json }) => {
+        const record = interactions.byToken(params["interaction.token"]!);
+        if (params["application.id"] !== world.applicationId || !record || world.now() - record.createdAt > TOKEN_LIFETIME_MS) throw unknownWebhook();
+        // The docs order it after the initial response; before one, the webhook is not there yet (the fake's reading).
+        if (!record.response) throw unknownWebhook();
+        const errors = new FormErrors();
+        const wait = query.get("wait");
+        if (wait !== null && wait !== "true" && wait !== "false") errors.add(["wait"], notBoolean);
+        const fields = readMessageFields(json, errors, SETTABLE_FLAGS.interaction);
+        errors.throwIfAny();
+        const content = fields.content ?? "";
+        if (!content && !fields.embeds?.length && !fields.components?.length) throw emptyMessage();
+        const channel = world.channels.known(record.channelId);
+        const message = postMessage(world, channel, {
+          authorId: world.bot.id,
+          content,
+          embeds: fields.embeds,
+          components: fields.components,
+          flags: fields.flags ?? 0,
+          mentions: mentionsFor(world, channel, content, fields.allowedMentions ?? interactionMentions, { canMentionEveryone: true }),
+          interaction: { id: record.id, type: record.type, name: record.commandName, userId: record.userId },
+        });
+        record.followUpIds.push(message.id);
+        return wait === "true" ? { status: 200, body: render(message.id, record) } : { status: 204 };
       },
     },
   ];

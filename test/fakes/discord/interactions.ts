@@ -28,17 +28,19 @@ export interface InteractionRecord {
   response: { readonly type: number; readonly data: unknown; readonly at: number } | undefined;
   /** The message @original names: the response's own (types 4, 5) or the component's message (6, 7). */
   originalMessageId: string | undefined;
+  /** The follow-up messages sent through the interaction's webhook, oldest first. */
+  readonly followUpIds: string[];
 }
 
 /** Interactions by id, tokens valid for 15 minutes (docs). */
 export class Interactions {
   readonly byId = new Map<string, InteractionRecord>();
 
-  create(world: World, fields: Omit<InteractionRecord, "id" | "token" | "createdAt" | "payload" | "response" | "originalMessageId">): InteractionRecord {
+  create(world: World, fields: Omit<InteractionRecord, "id" | "token" | "createdAt" | "payload" | "response" | "originalMessageId" | "followUpIds">): InteractionRecord {
     const id = world.ids.next();
     // Shaped as Discord's: "interaction:" in base64, then the id and a secret.
     const token = `aW50ZXJhY3Rpb246${Buffer.from(`${id}:${randomBytes(48).toString("base64url")}`).toString("base64url")}`;
-    const record: InteractionRecord = { ...fields, id, token, createdAt: world.now(), payload: {}, response: undefined, originalMessageId: undefined };
+    const record: InteractionRecord = { ...fields, id, token, createdAt: world.now(), payload: {}, response: undefined, originalMessageId: undefined, followUpIds: [] };
     this.byId.set(id, record);
     return record;
   }

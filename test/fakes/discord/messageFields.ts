@@ -1,3 +1,4 @@
+import { readComponents } from "./components.js";
 import { isObject, lengthOf, maxLength, notBoolean, notInteger, notList, notObject, notSnowflake, notString, required, type FormErrors } from "./formErrors.js";
 import { readAllowedMentions, type AllowedMentions } from "./mentions.js";
 import { readSnowflake } from "./snowflakes.js";
@@ -38,8 +39,8 @@ export interface MessageFields {
 }
 
 /**
- * Reads and checks a message body's fields as Discord documents them (content ≤ 2000, ≤ 10 embeds, ≤ 5
- * component rows, nonce ≤ 25 characters, allowed_mentions, message_reference), adding each refusal to
+ * Reads and checks a message body's fields as Discord documents them (content ≤ 2000, ≤ 10 embeds,
+ * components as `readComponents` reads them, nonce ≤ 25 characters, allowed_mentions, message_reference), adding each refusal to
  * `errors`. Flags outside `settable` are dropped, as Discord ignores them.
  */
 export function readMessageFields(json: unknown, errors: FormErrors, settable: number): MessageFields {
@@ -51,7 +52,7 @@ export function readMessageFields(json: unknown, errors: FormErrors, settable: n
   return {
     content: readContent(body.content, errors),
     embeds: readList(body, "embeds", 10, errors),
-    components: readList(body, "components", 5, errors),
+    components: readComponents(body.components, errors),
     flags: readFlags(body.flags, settable, errors),
     allowedMentions: readAllowedMentions(body.allowed_mentions, errors),
     reference: readReference(body.message_reference, errors),

@@ -2,6 +2,7 @@ import type { APIChannel, APIMessage } from "@discordjs/core";
 import { channelObject, messageObject } from "./apiObjects.js";
 import type { ApplicationCommands } from "./applicationCommands.js";
 import type { ChannelRecord } from "./channels.js";
+import { BUTTON_STYLE, COMPONENT_TYPE, findComponent } from "./components.js";
 import { CHANNEL_TYPE } from "./channels.js";
 import type { FakeUser } from "./directory.js";
 import { interactionCreateEvent, messageDeleteEvent, reactionEvent, threadCreateEvent } from "./gatewayEvents.js";
@@ -125,7 +126,11 @@ export class UserActor {
     return this.dispatch(record, channel, slashData(world, registered, options, channel.guildId));
   }
 
-  /** Presses a button of a bot message: INTERACTION_CREATE (type 3, component_type 2). */
+  /**
+   * Presses a button of a bot message: INTERACTION_CREATE (type 3, component_type 2) with a fresh
+   * token. Only a button the message shows now, enabled and not a link (a link opens its URL and
+   * sends nothing), as Discord's client allows.
+   */
   press(channelId: string, messageId: string, customId: string): InteractionRecord {
     return this.useComponent(channelId, messageId, customId, undefined);
   }
@@ -135,18 +140,31 @@ export class UserActor {
     return this.useComponent(channelId, messageId, customId, values);
   }
 
-  private useComponent(channelId: string, messageId: string, customId: string, values: readonly string[] | undefined): InteractionRecord {
+  /**
+   * A press as `press` makes it (the interaction issued, its token valid), whose INTERACTION_CREATE
+   * `alter` changes before it is sent: what a bot must not take on trust, since a gateway payload
+   * is only data (a field missing, of another type, out of bounds).
+   */
+  pressAltered(channelId: string, messageId: string, customId: string, alter: (payload: Record<string, unknown>) => Record<string, unknown>): InteractionRecord {
+    return this.useComponent(channelId, messageId, customId, undefined, alter);
+  }
+
+  private useComponent(channelId: string, messageId: string, customId: string, values: readonly string[] | undefined, alter?: (payload: Record<string, unknown>) => Record<string, unknown>): InteractionRecord {
     const { world } = this.context;
     const channel = this.channel(channelId);
     const message = world.channels.live(channel, messageId);
     const component = message ? findComponent(message.components, customId) : undefined;
-    if (!component) throw new Error(`fake Discord: message ${messageId} in ${channelId} has no component ${customId}`);
+    if (!message || !component) throw new Error(`fake Discord: message ${messageId} in ${channelId} has no component ${customId}`);
+    if (message.authorId !== world.bot.id) throw new Error(`fake Discord: message ${messageId} is not the bot's: its components send the bot nothing`);
+    const isButton = component.type === COMPONENT_TYPE.BUTTON;
+    if (isButton !== (values === undefined)) throw new Error(`fake Discord: component ${customId} is ${isButton ? "a button" : "a select menu"}`);
+    if (component.disabled || component.style === BUTTON_STYLE.LINK) throw new Error(`fake Discord: component ${customId} cannot be used (disabled, or a link)`);
     const record = this.context.interactions.create(world, { type: INTERACTION_TYPE.MESSAGE_COMPONENT, channelId: channel.id, guildId: channel.guildId, userId: this.user.id, commandName: undefined, componentMessageId: messageId });
-    return this.dispatch(record, channel, { custom_id: customId, component_type: component.type, ...(values ? { values: [...values] } : {}) });
+    return this.dispatch(record, channel, { custom_id: customId, component_type: component.type, ...(values ? { values: [...values] } : {}) }, alter);
   }
 
-  private dispatch(record: InteractionRecord, channel: ChannelRecord, data: Record<string, unknown>): InteractionRecord {
-    record.payload = interactionObject(this.context.world, record, channel, data);
+  private dispatch(record: InteractionRecord, channel: ChannelRecord, data: Record<string, unknown>, alter: (payload: Record<string, unknown>) => Record<string, unknown> = (payload) => payload): InteractionRecord {
+    record.payload = alter(interactionObject(this.context.world, record, channel, data));
     this.context.world.sessions.dispatch(interactionCreateEvent(channel.guildId, record.payload));
     return record;
   }
@@ -170,14 +188,3 @@ export class UserActor {
     return messageObject(stored, this.context.world, { gateway: true, readable: () => true });
   }
 }
-
-function findComponent(components: unknown, customId: string): { type: number } | undefined {
-  if (!Array.isArray(components)) return undefined;
-  for (const component of components as Record<string, unknown>[]) {
-    if (component.custom_id === customId && typeof component.type === "number") return { type: component.type };
-    const nested = findComponent(component.components, customId);
-    if (nested) return nested;
-  }
-  return undefined;
-}
-
