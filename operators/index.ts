@@ -79,3 +79,6 @@ export * from "./delivery/sequential/index.js";
 
 // cron: OpenAB's schedule syntax, when a job fires in its timezone, and the minutes that drive it
 export * from "./cron/index.js";
+
+// ask: questions put to the person in the chat (permission requests, the `ask` tool)
+export * from "./ask/index.js";

@@ -1,3 +1,5 @@
+import type { Question, QuestionOutcome } from "../ask/question.js";
+
 /**
  * What an agent did during one prompt turn, in wire order: the typed form of its
  * `session/update` notifications, closed by `end` (or an error).
@@ -15,7 +17,25 @@ export type AgentEvent =
   | ReplyBubblesEvent
   | UnknownUpdateEvent
   | SessionResetEvent
+  | QuestionEvent
   | TurnEndEvent;
+
+/**
+ * The agent waits on questions for the person in the chat: a permission request under
+ * `[agent] permission_mode = "ask"`, or an `ask` tool call. The turn asks them, one at a time, and
+ * calls `settle` once with every question's outcome. Never part of the reply.
+ */
+export interface QuestionEvent {
+  readonly type: "question";
+  readonly kind: "permission" | "ask";
+  readonly questions: readonly Question[];
+  /** How long the whole interaction may wait for answers (ms). */
+  readonly timeoutMs: number;
+  /** A permission request's `permission_fallback`, as the chat is told it on a timeout; absent: nothing is chosen then. */
+  readonly fallbackLabel?: string;
+  /** Told exactly once: each question's outcome, in order. */
+  readonly settle: (outcomes: readonly QuestionOutcome[]) => void;
+}
 
 /** `agent_message_chunk` with text. Chunks with the same `messageId` form one message. */
 export interface AgentTextEvent {

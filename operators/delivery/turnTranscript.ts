@@ -66,7 +66,8 @@ export function reduceTranscript(transcript: TurnTranscript, event: AgentEvent):
       return { ...transcript, replyCalls: transcript.replyCalls + 1, ...(transcript.toolEnvelope === undefined ? { toolEnvelope: event.envelope } : {}) };
     case "reply_bubbles":
       return { ...transcript, replyCalls: transcript.replyCalls + 1 };
-    // Thoughts, plans, config and bubbles are not part of the text path; unknown updates are ignored.
+    // Thoughts, plans, config, bubbles and questions are not part of the text path; unknown updates are ignored.
+    case "question":
     case "thought":
     case "plan":
     case "config_update":

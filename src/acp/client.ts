@@ -1,4 +1,4 @@
-import type { Observable, Subscriber } from "rxjs";
+import { finalize, type Observable, type Subscriber } from "rxjs";
 import { z } from "zod";
 import type { Logger } from "../log/logger.js";
 import type { AgentExitCause } from "../metrics/instruments.js";
@@ -8,7 +8,7 @@ import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
 import { isPlainText } from "../../operators/ingress/untrustedText.js";
 import type { AgentConfig } from "../config/index.js";
 import { AgentProcess } from "./agentProcess.js";
-import { agentRequestAnswerer } from "./agentRequests.js";
+import { agentRequestAnswerer, type AgentRequestAnswerer } from "./agentRequests.js";
 import { JsonRpcConnection } from "./connection.js";
 import { AcpProtocolError } from "./errors.js";
 import { initialize, type InitializedAgent } from "./initialize.js";
@@ -69,7 +69,7 @@ export class AcpClient {
   /** Where the agent's `session/update`s go: built once, not per update. */
   readonly #routing: SessionUpdateRouting;
   /** Answers the agent's requests (permissions by `[agent] permission_mode`; -32601 for the rest). */
-  readonly #answerAgent: (method: string, params: unknown) => unknown;
+  readonly #answerAgent: AgentRequestAnswerer;
 
   private constructor(process: AgentProcess, connection: JsonRpcConnection, agent: InitializedAgent, options: AcpClientOptions, logger: Logger) {
     this.process = process;
@@ -81,9 +81,23 @@ export class AcpClient {
     this.agentName = agent.agentName;
     this.supportsLoadSession = agent.supportsLoadSession;
     this.mcpCapabilities = agent.mcpCapabilities;
+    const { agent: config } = options;
     this.#answerAgent = agentRequestAnswerer({
       // Absent in a hand-built AgentConfig: OpenAB's rule.
-      permissionMode: options.agent.permission_mode ?? "allow_always",
+      permissionMode: config.permission_mode ?? "allow_always",
+      asking: {
+        fallback: config.permission_fallback ?? "reject",
+        timeoutMs: (config.permission_timeout_secs ?? 300) * 1000,
+        places: { workspaceRoot: config.working_dir, ...(options.env.HOME === undefined ? {} : { home: options.env.HOME }) },
+        ...(options.redact === undefined ? {} : { redact: options.redact }),
+        // The question joins the running turn's events: the turn asks it in its own conversation.
+        ask: (sessionId, event) => {
+          const owner = this.#turns.owner(sessionId);
+          if (owner === undefined || owner.closed) return false;
+          owner.next(event);
+          return true;
+        },
+      },
       isCancelled: (sessionId) => this.#turns.isCancelled(sessionId),
       logger,
     });
@@ -106,7 +120,7 @@ export class AcpClient {
       ...(options.redact === undefined ? {} : { redact: options.redact }),
       onRequest: (method, params) => {
         if (client === undefined) throw new RpcError(rpcErrorCodes.methodNotFound, "Method not found", { method });
-        return client.#answerAgent(method, params);
+        return client.#answerAgent.answer(method, params);
       },
     });
     try {
@@ -155,6 +169,7 @@ export class AcpClient {
   /** Sends the `session/cancel` notification; the running turn ends when the agent answers its prompt. */
   cancel(sessionId: string): void {
     this.#turns.markCancelled(sessionId);
+    this.#answerAgent.cancelAsked(sessionId);
     this.#connection.notify("session/cancel", { sessionId });
   }
 
@@ -166,7 +181,10 @@ export class AcpClient {
    * `hungGraceMs`). Unsubscribing early cancels the turn.
    */
   prompt(sessionId: string, prompt: readonly ContentBlock[], options: PromptOptions): Observable<AgentEvent> {
-    return promptTurn({ client: this, connection: this.#connection, turns: this.#turns, logger: this.#logger }, sessionId, prompt, options);
+    // A permission question still open when the turn is over is answered `cancelled`.
+    return promptTurn({ client: this, connection: this.#connection, turns: this.#turns, logger: this.#logger }, sessionId, prompt, options).pipe(
+      finalize(() => this.#answerAgent.cancelAsked(sessionId)),
+    );
   }
 
   /** Terminates the agent process (SIGTERM, then SIGKILL) and fails whatever still waits on it. */

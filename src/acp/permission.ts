@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { PermissionMode } from "../config/sections/agent.js";
+import type { PermissionMode, PermissionPolicy } from "../config/sections/agent.js";
 
 export type PermissionOutcome = { readonly outcome: "selected"; readonly optionId: string } | { readonly outcome: "cancelled" };
 
-export type { PermissionMode };
+export type { PermissionMode, PermissionPolicy };
 
 /** An answer and the kind of the option it picked (`none` when cancelled), for the log. */
 export interface PermissionDecision {
@@ -16,12 +16,31 @@ interface PermissionOption {
   readonly kind?: string;
 }
 
-const optionSchema = z.looseObject({ optionId: z.string(), kind: z.string().optional() });
+// Only `optionId` must be usable; the rest only shows the request in a chat, so a field of the
+// wrong type is dropped rather than refusing the request.
+const optionalText = z.string().nullish().catch(undefined);
+const optionSchema = z.looseObject({ optionId: z.string(), kind: z.string().optional(), name: optionalText });
+const locationSchema = z.looseObject({ path: z.string() });
 export const permissionRequestParams = z.looseObject({
   sessionId: z.string().optional(),
-  toolCall: z.looseObject({ title: z.string().nullish() }).optional(),
+  toolCall: z
+    .looseObject({
+      title: optionalText,
+      kind: optionalText,
+      rawInput: z.unknown().optional(),
+      locations: z.array(z.unknown()).nullish().catch(undefined),
+    })
+    .optional(),
   options: z.array(optionSchema).optional(),
 });
+
+/** The paths a request's tool call names (`locations[].path`), the malformed ones left out. */
+export function requestLocations(locations: readonly unknown[] | null | undefined): string[] {
+  return (locations ?? []).flatMap((location) => {
+    const parsed = locationSchema.safeParse(location);
+    return parsed.success ? [parsed.data.path] : [];
+  });
+}
 
 const rejectKinds = new Set(["reject_once", "reject_always"]);
 const cancelled: PermissionDecision = { outcome: { outcome: "cancelled" }, kind: "none" };
@@ -39,7 +58,7 @@ const cancelled: PermissionDecision = { outcome: { outcome: "cancelled" }, kind:
  * Only `allow_always` ever picks an `*_always` option or an unknown kind: the other two modes never
  * ask the agent to remember a decision, so they leave no lasting rule in the agent's home.
  */
-export function decidePermission(options: readonly PermissionOption[] | undefined, mode: PermissionMode): PermissionDecision {
+export function decidePermission(options: readonly PermissionOption[] | undefined, mode: PermissionPolicy): PermissionDecision {
   if (options === undefined) {
     if (mode === "reject") return cancelled;
     return { outcome: { outcome: "selected", optionId: mode }, kind: mode };

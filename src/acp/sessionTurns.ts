@@ -64,6 +64,11 @@ export class SessionTurns<Owner> {
     if (turn !== undefined) turn.cancelled = true;
   }
 
+  /** The owner of the session's running turn, if one runs (no side effects, unlike `route`). */
+  owner(sessionId: string): Owner | undefined {
+    return this.#running.get(sessionId)?.owner;
+  }
+
   isCancelled(sessionId: string): boolean {
     return this.#running.get(sessionId)?.cancelled === true;
   }

@@ -25,6 +25,7 @@ export {
   type RenderedEnvelope,
 } from "./renderEnvelope.js";
 export { replyPromptAppendix } from "./replyPrompt.js";
+export { ASK_TOOL_DESCRIPTION, ASK_TOOL_NAME, askAnswers, askInputSchema, askQuestions, askTool, MAX_ASK_QUESTIONS, type AskAnswer, type AskInput } from "./askTool.js";
 export {
   BubbleSink,
   bubbleToolResult,

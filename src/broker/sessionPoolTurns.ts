@@ -10,6 +10,7 @@ import type { BrokerMetrics } from "../metrics/brokerMetrics.js";
 import type { AgentExitCause } from "../metrics/instruments.js";
 import { SpeechToText } from "../stt/speechToText.js";
 import { createAgentTurnHandler } from "../turn/agentTurnHandler.js";
+import { QuestionDesk } from "../turn/questions/questionDesk.js";
 import type { StreamingOptions } from "../turn/delivery/deliverStreaming.js";
 import type { GroupHistory } from "../turn/groupHistory.js";
 import type { TurnHandler } from "../turn/turn.js";
@@ -49,7 +50,7 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
     clientVersion: version,
     redact,
     ...(state?.sessions === undefined ? {} : { store: state.sessions }),
-    ...(replyTool === undefined ? {} : { mcp: replyTool }),
+    mcp: replyTool,
     ...(metrics === undefined ? {} : { onAgentExit: (cause: AgentExitCause) => metrics.agentExited(cause) }),
   });
   metrics?.read({ sessions: () => pool.size, waitingForSession: () => pool.waiting });
@@ -59,7 +60,8 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
     config,
     ...(state === undefined ? {} : { inboundDedupe: state.dedupe }),
     ...(history === undefined ? {} : { history }),
-    ...(replyTool === undefined ? {} : { replyTool }),
+    replyTool,
+    questions: new QuestionDesk({ answerers: config.agent.permission_answerers ?? "requester" }),
     ...streamingOf(config),
     ...(config.stt.enabled ? { stt: { speech: speechToTextFor(config, env, logger), echo: config.stt.echo_transcript } } : {}),
     ...(config.gateway?.bot_username === undefined ? {} : { identityName: config.gateway.bot_username }),
@@ -69,18 +71,14 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
   });
   return {
     turnHandler,
-    ...(replyTool === undefined && !preload
-      ? {}
-      : {
-          start: async () => {
-            // The reply tool first: a preloaded session is offered it.
-            await replyTool?.start();
-            if (preload) await pool.preload();
-          },
-        }),
+    start: async () => {
+      // The MCP server first: a preloaded session is offered it.
+      await replyTool.start();
+      if (preload) await pool.preload();
+    },
     close: async () => {
       await pool.close();
-      await replyTool?.close();
+      await replyTool.close();
     },
   };
 }
@@ -106,8 +104,10 @@ function speechToTextFor(config: Config, env: NodeJS.ProcessEnv, logger: Logger)
   return new SpeechToText({ baseUrl: stt.base_url, apiKey, model: stt.model, logger, timeoutMs: stt.timeout_secs * 1000 });
 }
 
-/** The reply tool of a worker that runs turns on the session pool: in structured and sequential modes unless `[delivery] reply_tool = "off"`. */
-function replyToolHostFor(config: Config, logger: Logger): ReplyToolHost | undefined {
-  const spec = replyToolSpecOf(config.delivery);
-  return spec === undefined ? undefined : new ReplyToolHost({ spec, logger, connectionLimit: connectionLimitFor(config.pool.max_sessions) });
+/**
+ * The `turnstream` MCP server of a worker that runs turns on the session pool: `ask` in every
+ * mode, and `reply` in structured and sequential modes unless `[delivery] reply_tool = "off"`.
+ */
+function replyToolHostFor(config: Config, logger: Logger): ReplyToolHost {
+  return new ReplyToolHost({ spec: replyToolSpecOf(config.delivery, config.agent), logger, connectionLimit: connectionLimitFor(config.pool.max_sessions) });
 }

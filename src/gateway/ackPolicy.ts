@@ -27,6 +27,7 @@ export type AckPolicy =
 export function ackPolicy(message: OutboundMessage, capabilities: PlatformCapabilities | undefined, wantAck: boolean): AckPolicy {
   switch (message.command) {
     case "typing":
+    case "answer_tap":
       // A native adapter's command: OpenAB's protocol has none, so a gateway never gets one
       // (the capability gate keeps it away; this keeps it from ever becoming an empty message).
       return { kind: "skip" };

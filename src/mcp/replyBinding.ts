@@ -2,6 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import { ReplyInputError } from "../agent/errors.js";
 import { renderEnvelope } from "../agent/renderEnvelope.js";
+import { askAnswers, askInputSchema, askQuestions } from "../agent/askTool.js";
 import { readReplyInput } from "../agent/replyTool.js";
 import type { Logger } from "../log/logger.js";
 import { badInputResult, deliveredResult, recordedResult, refusedResult, type ReplyRefusal } from "./replyToolResult.js";
@@ -9,6 +10,12 @@ import type { ReplyToolSpec } from "./replyToolSpec.js";
 
 /** Where a running turn takes the `reply` calls it accepted: into its own stream of agent events. */
 export type ReplyCallSink = (event: AgentEvent) => void;
+
+/** Reports an `ask` call's progress to its client (`answered` of `total` questions). */
+export type AskProgress = (answered: number, total: number, message: string) => void;
+
+/** How often a waiting `ask` call tells its client it is alive. */
+const ASK_PROGRESS_MS = 15_000;
 
 /**
  * One ACP session's hold on the `reply` tool: the secret its MCP server authenticates with, and
@@ -57,6 +64,35 @@ export class ReplyBinding {
       this.#logger.warn({ reason: "reply_tool_bad_input", sessionKey: this.sessionKey, problem: err.problem }, "reply tool call refused");
       return Promise.resolve(badInputResult(err.message));
     }
+  }
+
+  /**
+   * One `tools/call` of `ask` (its input already checked by the SDK): the questions join the running
+   * turn, which asks them in its conversation; the call answers once every question is answered,
+   * the timeout passed, or the turn ended — with each question's answer, or marked unanswered.
+   */
+  ask(input: unknown, progress: AskProgress | undefined): Promise<CallToolResult> {
+    const turn = this.#revoked ? undefined : this.#turn;
+    if (turn === undefined) return Promise.resolve(this.#refused(this.#revoked ? "reply_tool_unknown_secret" : "reply_tool_no_turn"));
+    const parsed = askInputSchema.safeParse(input);
+    if (!parsed.success) return Promise.resolve(badInputResult("ask needs one to five questions, each with a header, the question, two or three options (label, description) and multi_select"));
+    const questions = askQuestions(parsed.data);
+    this.#logger.info({ sessionKey: this.sessionKey, questions: questions.length }, "ask tool called");
+    return new Promise((resolve) => {
+      const alive = progress === undefined ? undefined : setInterval(() => progress(0, questions.length, "waiting for the person in the chat"), ASK_PROGRESS_MS);
+      alive?.unref();
+      turn.sink({
+        type: "question",
+        kind: "ask",
+        questions,
+        timeoutMs: this.#spec.askTimeoutMs ?? 600_000,
+        settle: (outcomes) => {
+          if (alive !== undefined) clearInterval(alive);
+          const answers = askAnswers(parsed.data, outcomes);
+          resolve({ content: [{ type: "text", text: JSON.stringify(answers) }], structuredContent: answers });
+        },
+      });
+    });
   }
 
   /** Structured: the turn's first call is its reply, rendered as the envelope it is delivered as. */

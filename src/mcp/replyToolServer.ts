@@ -1,8 +1,10 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ASK_TOOL_DESCRIPTION, ASK_TOOL_NAME, askInputSchema } from "../agent/askTool.js";
 import { replyInputSchema, replyTool, REPLY_TOOL_NAME } from "../agent/replyTool.js";
 import { packageVersion } from "../version.js";
-import type { ReplyBinding } from "./replyBinding.js";
+import type { AskProgress, ReplyBinding } from "./replyBinding.js";
 import { refusedResult } from "./replyToolResult.js";
 import { REPLY_SERVER_NAME, type ReplyToolSpec } from "./replyToolSpec.js";
 
@@ -15,14 +17,37 @@ import { REPLY_SERVER_NAME, type ReplyToolSpec } from "./replyToolSpec.js";
  */
 export function createReplyServer(spec: ReplyToolSpec, binding: ReplyBinding | undefined, onUnknown: () => void): McpServer {
   const server = new McpServer({ name: REPLY_SERVER_NAME, version: packageVersion() });
+  if (spec.reply !== false) {
+    server.registerTool(
+      REPLY_TOOL_NAME,
+      { title: "Reply to the chat", description: replyTool(spec).function.description, inputSchema: replyInputSchema(spec) },
+      (input): Promise<CallToolResult> => {
+        if (binding !== undefined) return binding.call(input);
+        onUnknown();
+        return Promise.resolve(refusedResult("reply_tool_unknown_secret"));
+      },
+    );
+  }
   server.registerTool(
-    REPLY_TOOL_NAME,
-    { title: "Reply to the chat", description: replyTool(spec).function.description, inputSchema: replyInputSchema(spec) },
-    (input): Promise<CallToolResult> => {
-      if (binding !== undefined) return binding.call(input);
+    ASK_TOOL_NAME,
+    { title: "Ask the person in the chat", description: ASK_TOOL_DESCRIPTION, inputSchema: askInputSchema },
+    (input, extra): Promise<CallToolResult> => {
+      if (binding !== undefined) return binding.ask(input, askProgress(extra));
       onUnknown();
       return Promise.resolve(refusedResult("reply_tool_unknown_secret"));
     },
   );
   return server;
+}
+
+/**
+ * Tells the client the call is alive while it waits for a person (`notifications/progress`, when
+ * the call carried a progress token): an MCP client may reset its request timeout on progress.
+ */
+function askProgress(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): AskProgress | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return (progress, total, message) => {
+    void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => undefined);
+  };
 }

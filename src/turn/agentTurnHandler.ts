@@ -8,6 +8,8 @@ import type { GroupHistory } from "./groupHistory.js";
 import { cancelReply, resetReply, slashCommand } from "../../operators/ingress/slashCommand.js";
 import type { PooledSession, SessionPool } from "../acp/pool/pool.js";
 import type { ReplyToolHost } from "../mcp/replyToolHost.js";
+import type { QuestionDesk } from "./questions/questionDesk.js";
+import { withQuestions } from "./questions/withQuestions.js";
 import { replyToolInstructions } from "../mcp/replyToolInstructions.js";
 import type { DedupeStore } from "../state/dedupeStore.js";
 import type { StreamingOptions } from "./delivery/deliverStreaming.js";
@@ -42,6 +44,12 @@ export interface AgentTurnHandlerOptions {
   readonly identityName?: string;
   /** `[inbound] history_limit` > 0: a group turn's prompt is headed by the messages kept since the bot last answered. */
   readonly history?: GroupHistory;
+  /**
+   * Where the turns' questions for the person in the chat are asked and answered (permission
+   * requests under `permission_mode = "ask"`, `ask` tool calls); absent: a question is settled at
+   * once as unanswered (timed out).
+   */
+  readonly questions?: QuestionDesk;
 }
 
 /**
@@ -50,10 +58,11 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity, stt, identityName, history }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity, stt, identityName, history, questions }: AgentTurnHandlerOptions): TurnHandler {
   const deliverTurn = deliveryOf(config, streaming);
   const style = replyStyleOf(config, identityName);
-  const instructions = replyTool !== undefined && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
+  // Instructions for `reply` only where it is offered; `ask` explains itself.
+  const instructions = replyTool !== undefined && replyTool.spec.reply !== false && config.delivery.reply_tool_instructions ? replyToolInstructions(replyTool.spec) : undefined;
   /**
    * The turn's prompt: the event (a batch: each of its arrivals) packed as OpenAB packs it, after
    * the reply tool's instructions on a session's first prompt.
@@ -117,6 +126,14 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
               }),
               tools === undefined ? identity : tools.watch(),
               replyTool === undefined ? identity : withReplyCalls(replyTool.turnCalls(sessionKey)),
+              withQuestions((asked) =>
+                questions === undefined
+                  ? defer(() => {
+                      asked.settle(asked.questions.map(() => ({ kind: "timeout" })));
+                      return EMPTY;
+                    })
+                  : questions.ask(sessionKey, event, context, asked),
+              ),
               // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
               catchError((err: unknown) => throwError(() => shown(err, context))),
               deliverTurn(event, replies),
@@ -130,10 +147,17 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
       )
       .pipe(toldTheUser(event, replies));
 
+  /** Answers `bypassesLane` claimed for the question desk: taken as answers even if their question closed since. */
+  const claimed = new WeakSet<GatewayEvent>();
   const handler: TurnHandler = ({ sessionKey, event, batch }, context) => {
+    if (event.tap !== undefined || claimed.has(event)) return questions?.answer(event, context) ?? EMPTY;
     switch (slashCommand(event.content.text)) {
       case "cancel":
-        return defer(() => sendText(context, event, cancelReply({ kind: pool.cancel(sessionKey) ? "sent" : "no_turn" })));
+        return defer(() => {
+          // The turn's open questions first: a permission question cancelled answers the agent `cancelled`.
+          questions?.cancel(sessionKey);
+          return sendText(context, event, cancelReply({ kind: pool.cancel(sessionKey) ? "sent" : "no_turn" }));
+        });
       case "reset":
         return from(pool.reset(sessionKey)).pipe(
           concatMap((hadSession) => sendText(context, event, resetReply({ sessionReset: hadSession, dropped: 0 }))),
@@ -151,8 +175,15 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
         );
     }
   };
-  // `/cancel` must reach the turn it cancels, which holds the session's lane.
-  handler.bypassesLane = (event) => slashCommand(event.content.text) === "cancel";
+  // `/cancel` must reach the turn it cancels, which holds the session's lane; an answer, the
+  // question its turn waits on. A tap is never a turn: without a desk it still must not wait.
+  handler.bypassesLane = (event) => {
+    if (questions !== undefined && questions.claims(event)) {
+      claimed.add(event);
+      return true;
+    }
+    return event.tap !== undefined || slashCommand(event.content.text) === "cancel";
+  };
   handler.interrupt = (sessionKey) => void pool.cancel(sessionKey);
   return handler;
 }

@@ -59,7 +59,7 @@ describe("resolveConfig: good configs", () => {
     const config = resolveConfig({}, { env });
     const expected: Config = {
       gateway: undefined,
-      agent: { command: "openab-agent", args: [], working_dir: "/home/bot", env: {}, inherit_env: [], permission_mode: "allow_always" },
+      agent: { command: "openab-agent", args: [], working_dir: "/home/bot", env: {}, inherit_env: [], permission_mode: "allow_always", permission_answerers: "requester", permission_timeout_secs: 300, permission_fallback: "reject", ask_timeout_secs: 600 },
       pool: {
         max_sessions: 10,
         session_ttl_hours: 4,
@@ -156,6 +156,10 @@ describe("resolveConfig: good configs", () => {
       env: { ANTHROPIC_API_KEY: "sk-123" },
       inherit_env: ["AWS_REGION"],
       permission_mode: "allow_always",
+      permission_answerers: "requester",
+      permission_timeout_secs: 300,
+      permission_fallback: "reject",
+      ask_timeout_secs: 600,
     });
     expect(config.pool).toMatchObject({ max_sessions: 4, session_ttl_hours: 0.5, default_config_options: { model: "claude-sonnet" } });
     expect(config.delivery).toMatchObject({ mode: "structured", max_bubbles: 3, on_parse_error: "error_message" });

@@ -11,6 +11,7 @@ const kindOf: Record<OutboundCommand, MessageKind> = {
   add_reaction: "reaction",
   remove_reaction: "reaction",
   typing: "typing",
+  answer_tap: "tap",
 };
 
 describe("messageKind", () => {

@@ -1,7 +1,7 @@
 import type { OutboundCommand } from "../outboundMessage.js";
 
 /** What a send does on the platform: what rate limits and metrics count it as. */
-export const SEND_KINDS = ["message", "edit", "delete", "reaction", "typing"] as const;
+export const SEND_KINDS = ["message", "edit", "delete", "reaction", "typing", "tap"] as const;
 export type SendKind = (typeof SEND_KINDS)[number];
 
 /** A send's kind, by its command: a plain send and a new topic are messages. */
@@ -17,6 +17,9 @@ export function sendKind(command: OutboundCommand | undefined): SendKind {
     // A chat action, not a message: Telegram's message limits do not count it.
     case "typing":
       return "typing";
+    // The answer to a tap on a button (a callback query's, an interaction's): no chat message.
+    case "answer_tap":
+      return "tap";
     default:
       return "message";
   }

@@ -1,0 +1,220 @@
+import { Subscription, type Subscriber } from "rxjs";
+import type { QuestionEvent } from "../../../operators/delivery/agentEvent.js";
+import type { OutboundChoice, OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
+import type { GatewaySender } from "../../../operators/ingress/gatewayEvent.js";
+import { choiceData } from "../../../operators/ask/choiceData.js";
+import type { Question, QuestionOutcome } from "../../../operators/ask/question.js";
+import { outcomeLine, questionBody, questionHint, toggleLabel, type QuestionClosing, type QuestionStyle } from "../../../operators/ask/questionText.js";
+import { namesMessage } from "../delivery/messageChange.js";
+import type { TurnContext } from "../turn.js";
+import { SendError } from "../../wire/index.js";
+
+/** One question on screen, waiting for its answer: what the desk routes answers to. */
+export interface OpenQuestion {
+  readonly askId: string;
+  readonly question: Question;
+  readonly style: QuestionStyle;
+  /** Who may answer under `requester`: the person whose message started the turn; absent for a turn no one started. */
+  readonly requester: GatewaySender | undefined;
+  /** Options ticked so far (a multi-select question on buttons). */
+  readonly ticked: Set<number>;
+  /** Where it stands among the run's questions. */
+  readonly place: { readonly index: number; readonly total: number };
+  /** The question's message, once the platform named it. */
+  messageId: string | undefined;
+  /** The post was answered (with an id or without). */
+  posted: boolean;
+  /** How the question closed, said once the post is answered when it closed before that. */
+  closing: { readonly text: string; readonly answered: string | undefined } | undefined;
+  /** The run this question is part of: answers, timeouts and cancels go through it. */
+  readonly run: AskRun;
+}
+
+/** What a run needs from the desk that holds it. */
+export interface AskRunHost {
+  /** Waits for the session's question slot (one question on screen per conversation), then calls `start`. */
+  whenFree(sessionKey: string, start: () => void): Subscription;
+  opened(sessionKey: string, open: OpenQuestion): void;
+  closed(sessionKey: string, open: OpenQuestion): void;
+  newAskId(): string;
+}
+
+/** Who a person is in the chat, for "chosen by" and "only … can answer". */
+export function personName(sender: GatewaySender): string {
+  return sender.display_name !== "" ? sender.display_name : sender.name !== "" ? sender.name : sender.id;
+}
+
+/**
+ * One `QuestionEvent` asked in a turn's conversation: its questions one after another (each in the
+ * session's one question slot), all under one deadline, each message closed with what happened
+ * (the buttons removed), and the event settled exactly once — on the last answer, the timeout, or
+ * the run being torn down (the turn ended or was cancelled: `cancelled`).
+ */
+export class AskRun {
+  readonly #host: AskRunHost;
+  readonly #sessionKey: string;
+  readonly #asked: QuestionEvent;
+  readonly #context: TurnContext;
+  readonly #where: Pick<OutboundMessage, "reply_to" | "platform" | "channel">;
+  readonly #requester: GatewaySender | undefined;
+  /** The name the hint says only they can answer (`requester` answerers); absent when others may too. */
+  readonly #onlyAnswerer: string | undefined;
+  readonly #style: QuestionStyle;
+  readonly #outcomes: QuestionOutcome[] = [];
+  readonly #subscriptions = new Subscription();
+  readonly #subscriber: Subscriber<never>;
+  #current: OpenQuestion | undefined;
+  #over = false;
+
+  constructor(host: AskRunHost, options: { sessionKey: string; asked: QuestionEvent; context: TurnContext; where: Pick<OutboundMessage, "reply_to" | "platform" | "channel">; requester: GatewaySender | undefined; onlyRequester: boolean; subscriber: Subscriber<never> }) {
+    this.#host = host;
+    this.#sessionKey = options.sessionKey;
+    this.#asked = options.asked;
+    this.#context = options.context;
+    this.#where = options.where;
+    this.#requester = options.requester;
+    this.#onlyAnswerer = options.onlyRequester && options.requester !== undefined ? personName(options.requester) : undefined;
+    this.#subscriber = options.subscriber;
+    this.#style = options.context.capabilities?.(options.where.platform)?.buttons === true ? "buttons" : "numbered";
+  }
+
+  get sessionKey(): string {
+    return this.#sessionKey;
+  }
+
+  /** Starts the deadline and the first question; returns the teardown (cancels what is still open). */
+  start(): () => void {
+    const { scheduler } = this.#context;
+    this.#subscriptions.add(scheduler.schedule(() => this.#timeout(), this.#asked.timeoutMs));
+    this.#next();
+    return () => this.#end({ kind: "cancelled" });
+  }
+
+  /** The open question's answer: the options chosen and by whom. */
+  answer(open: OpenQuestion, chosen: readonly number[], by: GatewaySender): void {
+    if (this.#current !== open) return;
+    const labels = chosen.map((index) => open.question.options[index]?.label ?? "");
+    this.#context.logger.info({ sessionKey: this.#sessionKey, askId: open.askId, how: "answered", chosen: chosen.length }, "question answered");
+    this.#close(open, { kind: "answered", chosen, by: personName(by) }, { kind: "answered", labels: labels.length === 0 ? ["nothing"] : labels, by: personName(by) });
+    this.#next();
+  }
+
+  /** A multi-select question's option ticked or unticked: its buttons show it. */
+  toggled(open: OpenQuestion): void {
+    if (this.#current !== open || open.messageId === undefined) return;
+    this.#status({ ...this.#message(this.#text(open, undefined)), reply_to: open.messageId, command: "edit_message", choices: this.#choices(open) }, "toggle");
+  }
+
+  /** Ends the run now with `rest` for every question not answered (cancel, teardown). */
+  cancel(): void {
+    this.#end({ kind: "cancelled" });
+  }
+
+  #next(): void {
+    if (this.#over) return;
+    const index = this.#outcomes.length;
+    const question = this.#asked.questions[index];
+    if (question === undefined) {
+      this.#settle();
+      return;
+    }
+    this.#subscriptions.add(this.#host.whenFree(this.#sessionKey, () => this.#post(question, index)));
+  }
+
+  #post(question: Question, index: number): void {
+    if (this.#over) return;
+    const place = { index, total: this.#asked.questions.length };
+    const open: OpenQuestion = { askId: this.#host.newAskId(), question, style: this.#style, requester: this.#requester, ticked: new Set(), place, messageId: undefined, posted: false, closing: undefined, run: this };
+    this.#current = open;
+    this.#host.opened(this.#sessionKey, open);
+    this.#context.logger.info({ sessionKey: this.#sessionKey, askId: open.askId, kind: this.#asked.kind, style: this.#style, options: question.options.length }, "question asked");
+    const message: OutboundMessage = { ...this.#message(this.#text(open, undefined)), ...(this.#style === "buttons" ? { choices: this.#choices(open) } : {}) };
+    // Not torn down with the run: an answer can come before the post's receipt, and the message
+    // must still be closed once its id is known.
+    this.#context.sendStatus(message).subscribe({
+      next: (receipt) => {
+        if (namesMessage(receipt.messageId)) open.messageId = receipt.messageId;
+        open.posted = true;
+        if (open.closing !== undefined) this.#applyClose(open);
+      },
+      error: (err: unknown) => {
+        open.posted = true;
+        if (open.closing !== undefined) return;
+        this.#context.logger.warn({ sessionKey: this.#sessionKey, askId: open.askId, reason: "send_failed", code: err instanceof SendError ? err.code : "send_failed", err }, "question not asked");
+        this.#end({ kind: "cancelled" });
+      },
+    });
+  }
+
+  #timeout(): void {
+    if (this.#over) return;
+    this.#context.logger.info({ sessionKey: this.#sessionKey, askId: this.#current?.askId, how: "timeout", answered: this.#outcomes.length, total: this.#asked.questions.length }, "question answered");
+    // The conversation is told, not only the question's message changed: an edit does not notify.
+    const fallback = this.#asked.fallbackLabel;
+    this.#status(this.#message(outcomeLine({ kind: "timeout", ...(fallback === undefined ? {} : { fallback }) })), "timeout_notice");
+    this.#end({ kind: "timeout" });
+  }
+
+  /** Every question not answered gets `rest`; the open one's message says so. Idempotent. */
+  #end(rest: QuestionOutcome & { readonly kind: "timeout" | "cancelled" }): void {
+    if (this.#over) return;
+    const open = this.#current;
+    if (open !== undefined) this.#close(open, rest, rest.kind === "timeout" ? { kind: "timeout", ...(this.#asked.fallbackLabel === undefined ? {} : { fallback: this.#asked.fallbackLabel }) } : { kind: "cancelled" });
+    while (this.#outcomes.length < this.#asked.questions.length) this.#outcomes.push(rest);
+    this.#settle();
+  }
+
+  #close(open: OpenQuestion, outcome: QuestionOutcome, closing: QuestionClosing): void {
+    this.#current = undefined;
+    this.#host.closed(this.#sessionKey, open);
+    this.#outcomes.push(outcome);
+    open.closing = { text: this.#text(open, closing), answered: outcome.kind === "answered" ? outcomeLine(closing) : undefined };
+    if (open.posted) this.#applyClose(open);
+  }
+
+  /**
+   * The closed question's message says what happened, its buttons gone; where it cannot be edited,
+   * an answer is said in a message of its own. Sent outside the turn's lifetime on purpose: a
+   * cancelled turn's question must still lose its buttons.
+   */
+  #applyClose(open: OpenQuestion): void {
+    const closing = open.closing;
+    if (closing === undefined) return;
+    const capabilities = this.#context.capabilities?.(this.#where.platform);
+    if (open.messageId !== undefined && capabilities?.canEdit !== false) {
+      this.#status({ ...this.#message(closing.text), reply_to: open.messageId, command: "edit_message", ...(open.style === "buttons" ? { choices: [] } : {}) }, "close");
+    } else if (closing.answered !== undefined) {
+      this.#status(this.#message(closing.answered), "close");
+    }
+  }
+
+  #settle(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#subscriptions.unsubscribe();
+    this.#asked.settle(this.#outcomes.slice(0, this.#asked.questions.length));
+    this.#subscriber.complete();
+  }
+
+  #text(open: OpenQuestion, closing: QuestionClosing | undefined): string {
+    const body = questionBody(open.question, open.style, open.place);
+    const last = closing === undefined ? questionHint(open.question, open.style, this.#onlyAnswerer) : outcomeLine(closing);
+    return `${body}\n${last}`;
+  }
+
+  #choices(open: OpenQuestion): OutboundChoice[] {
+    const choices = open.question.options.map((option, i) => ({ label: open.question.multiSelect ? toggleLabel(option.label, open.ticked.has(i)) : option.label, data: choiceData(open.askId, i) }));
+    return open.question.multiSelect ? [...choices, { label: "Done", data: choiceData(open.askId, "done") }] : choices;
+  }
+
+  #message(text: string): OutboundMessage {
+    return { ...this.#where, content: { type: "text", text } };
+  }
+
+  /** A send that must not hold the run up or fail it: its failure is only logged. */
+  #status(message: OutboundMessage, what: string): void {
+    this.#context.sendStatus(message).subscribe({
+      error: (err: unknown) => this.#context.logger.warn({ sessionKey: this.#sessionKey, reason: `${what}_failed`, code: err instanceof SendError ? err.code : "send_failed", err }, "question message not updated"),
+    });
+  }
+}
