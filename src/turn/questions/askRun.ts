@@ -166,10 +166,11 @@ export class AskRun {
 
   #close(open: OpenQuestion, outcome: QuestionOutcome, closing: QuestionClosing): void {
     this.#current = undefined;
-    this.#host.closed(this.#sessionKey, open);
     this.#outcomes.push(outcome);
     open.closing = { text: this.#text(open, closing), answered: outcome.kind === "answered" ? outcomeLine(closing) : undefined };
     if (open.posted) this.#applyClose(open);
+    // Only then the conversation's next question: it must not go out before this one says it is over.
+    this.#host.closed(this.#sessionKey, open);
   }
 
   /**
