@@ -16,7 +16,7 @@ const events: Record<string, AgentEvent> = {
 describe("withQuestions", () => {
   it("takes questions out of the stream and asks each beside it; the rest pass in order", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const asked = cold("---|");
+      const asked = cold<never>("---|");
       const source = cold("a-q-b-e|", events);
       expectObservable(source.pipe(withQuestions(() => asked))).toBe("a---b-e|", events);
       expectSubscriptions(asked.subscriptions).toBe("--^--!");
@@ -25,7 +25,7 @@ describe("withQuestions", () => {
 
   it("tears down a question still being asked when the turn completes", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const asked = cold("-");
+      const asked = cold<never>("-");
       expectObservable(cold("-q--|", events).pipe(withQuestions(() => asked))).toBe("----|");
       expectSubscriptions(asked.subscriptions).toBe("-^--!");
     });
@@ -33,7 +33,7 @@ describe("withQuestions", () => {
 
   it("tears down a question still being asked when the turn errors", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const asked = cold("-");
+      const asked = cold<never>("-");
       expectObservable(cold("-q--#", events).pipe(withQuestions(() => asked))).toBe("----#");
       expectSubscriptions(asked.subscriptions).toBe("-^--!");
     });
@@ -41,7 +41,7 @@ describe("withQuestions", () => {
 
   it("tears down a question still being asked when the turn is unsubscribed", () => {
     testScheduler().run(({ hot, cold, expectObservable, expectSubscriptions }) => {
-      const asked = cold("-");
+      const asked = cold<never>("-");
       const source = hot("-q-a---", events);
       expectObservable(source.pipe(withQuestions(() => asked)), "^---!").toBe("---a", events);
       expectSubscriptions(asked.subscriptions).toBe("-^--!");
