@@ -18,6 +18,11 @@ export interface AgentSettings {
   readonly schema: string;
   readonly silentToken: string;
   readonly lookupTable: LookupTable;
+  /**
+   * The longest one `ask` call waits for the chat's answers (default 15 minutes); keep it above
+   * the broker's `[agent] ask_timeout_secs`, which answers the call unanswered when it passes.
+   */
+  readonly askTimeoutMs?: number;
 }
 
 /** Command-line values; each wins over its environment variable. */
@@ -46,6 +51,7 @@ export const agentEnv = {
   schema: "TURNSTREAM_AGENT_SCHEMA",
   silentToken: "TURNSTREAM_AGENT_SILENT_TOKEN",
   lookup: "TURNSTREAM_AGENT_LOOKUP",
+  askTimeoutSecs: "TURNSTREAM_AGENT_ASK_TIMEOUT_SECS",
 } as const;
 
 export const agentDefaults = {
@@ -57,6 +63,8 @@ export const agentDefaults = {
   timeoutSecs: 120,
   systemPrompt: "You are a helpful assistant talking with people in a chat app. Be brief and friendly.",
   silentToken: "NO_REPLY",
+  // Above the broker's default `ask_timeout_secs` (600): the broker's own timeout answers first.
+  askTimeoutSecs: 900,
 } as const;
 
 /**
@@ -90,6 +98,7 @@ export function agentSettingsFrom(env: NodeJS.ProcessEnv, flags: AgentFlags = {}
   const maxSteps = positive("maxSteps", agentDefaults.maxSteps);
   const timeoutSecs = positive("timeoutSecs", agentDefaults.timeoutSecs);
   const lookupTable = lookupTableFrom(env[agentEnv.lookup], problems);
+  const askTimeoutSecs = askTimeoutFrom(env[agentEnv.askTimeoutSecs], problems);
 
   if (problems.length > 0 || baseUrl === undefined || model === undefined) throw new AgentSettingsError(problems);
   const apiKey = nonBlank(env[agentEnv.apiKey]);
@@ -106,7 +115,18 @@ export function agentSettingsFrom(env: NodeJS.ProcessEnv, flags: AgentFlags = {}
     schema: nonBlank(env[agentEnv.schema]) ?? TURN_ENVELOPE_SCHEMA,
     silentToken: nonBlank(env[agentEnv.silentToken]) ?? agentDefaults.silentToken,
     lookupTable,
+    askTimeoutMs: askTimeoutSecs * 1000,
   };
+}
+
+/** `TURNSTREAM_AGENT_ASK_TIMEOUT_SECS`: a positive whole number of seconds (there is no flag). */
+function askTimeoutFrom(raw: string | undefined, problems: string[]): number {
+  const value = nonBlank(raw);
+  if (value === undefined) return agentDefaults.askTimeoutSecs;
+  const secs = Number(value);
+  if (Number.isInteger(secs) && secs >= 1) return secs;
+  problems.push(`${agentEnv.askTimeoutSecs} must be a positive integer, got ${JSON.stringify(value)}`);
+  return agentDefaults.askTimeoutSecs;
 }
 
 /** `TURNSTREAM_AGENT_LOOKUP`: a JSON object of topic → answer strings, replacing the built-in table. */

@@ -51,3 +51,8 @@ export class AgentConnectionClosedError extends Error {
     super("the ACP connection is closed", options);
   }
 }
+
+/** The session's `turnstream` MCP server could not be reached (started, connected, its tools listed). */
+export class TurnstreamServerError extends Error {
+  override readonly name = "TurnstreamServerError";
+}

@@ -1,4 +1,5 @@
 import type { Logger } from "../log/logger.js";
+import { ASK_TOOL_NAME, askTool } from "./askTool.js";
 import { BubbleSink, bubbleToolResult, type SendNotification } from "./bubbleSink.js";
 import type { ChatMessage, ChatModel, ToolCall } from "./chatCompletions.js";
 import { closingAction } from "./closingText.js";
@@ -19,6 +20,11 @@ export interface ReplyTurnOptions {
   /** The broker's `[silent] token`, for a sequential turn that says nothing; empty disables. */
   readonly silentToken: string;
   readonly lookupTable: LookupTable;
+  /**
+   * Runs an `ask` call (its arguments as the model wrote them) and returns the tool result; set
+   * when the session's `turnstream` MCP server lists `ask`, and only then is the tool offered.
+   */
+  readonly ask?: (argumentsText: string) => Promise<string>;
   readonly model: ChatModel;
   readonly sessionId: string;
   /** Sends a notification to the ACP client. */
@@ -46,7 +52,10 @@ interface CallOutcome {
  */
 export async function runReplyTurn(context: readonly ChatMessage[], transcript: ChatMessage[], options: ReplyTurnOptions): Promise<TurnStopReason> {
   const { mode, maxBubbles, maxBubbleChars, signal, logger, sessionId } = options;
-  const tools = [replyTool({ mode, maxBubbles, maxBubbleChars }), lookupTool(options.lookupTable)];
+  const { ask } = options;
+  const tools = [replyTool({ mode, maxBubbles, maxBubbleChars }), lookupTool(options.lookupTable), ...(ask === undefined ? [] : [askTool()])];
+  const names = tools.map((tool) => tool.function.name);
+  const toolNames = `${names.slice(0, -1).join(", ")} or ${names.at(-1) ?? ""}`;
   const sink = new BubbleSink({ sessionId, maxBubbles, send: options.send });
   const update = (body: Record<string, unknown>): Promise<void> => Promise.resolve(options.send("session/update", { sessionId, update: body }));
 
@@ -58,9 +67,15 @@ export async function runReplyTurn(context: readonly ChatMessage[], transcript: 
       await update({ sessionUpdate: "tool_call_update", toolCallId: call.id, status: "completed", content: [{ type: "content", content: { type: "text", text: result } }] });
       return { result, ends: false };
     }
+    if (name === ASK_TOOL_NAME && ask !== undefined) {
+      await update({ sessionUpdate: "tool_call", toolCallId: call.id, title: ASK_TOOL_NAME, kind: "other", status: "in_progress" });
+      const result = await ask(args);
+      await update({ sessionUpdate: "tool_call_update", toolCallId: call.id, status: "completed", content: [{ type: "content", content: { type: "text", text: result } }] });
+      return { result, ends: false };
+    }
     if (name !== REPLY_TOOL_NAME) {
       logger.warn({ sessionId, tool: name }, "unknown tool called");
-      return { result: `there is no tool named ${JSON.stringify(name)}; use ${REPLY_TOOL_NAME} or ${LOOKUP_TOOL_NAME}`, ends: false };
+      return { result: `there is no tool named ${JSON.stringify(name)}; use ${toolNames}`, ends: false };
     }
     try {
       const input = parseReplyArguments(args);

@@ -100,7 +100,8 @@ model replies through the "reply" tool, whose input schema is the envelope.
 
 The API key is read from TURNSTREAM_AGENT_API_KEY only (never a flag). Also read:
 TURNSTREAM_AGENT_LOOKUP (JSON table for the demo "lookup" tool), TURNSTREAM_AGENT_SCHEMA,
-TURNSTREAM_AGENT_SILENT_TOKEN, LOG_LEVEL (default warn; logs go to stderr).
+TURNSTREAM_AGENT_SILENT_TOKEN, TURNSTREAM_AGENT_ASK_TIMEOUT_SECS (default 900: the longest an
+"ask" waits for the chat), LOG_LEVEL (default warn; logs go to stderr).
 Exit 0 when stdin ends or on SIGINT/SIGTERM; 2 on bad settings. Docs: docs/agents.md`;
 
 

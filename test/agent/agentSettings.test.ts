@@ -75,6 +75,12 @@ describe("agentSettingsFrom", () => {
     ]);
   });
 
+  it("TURNSTREAM_AGENT_ASK_TIMEOUT_SECS bounds an ask: 15 minutes by default, a positive whole number of seconds", () => {
+    expect(agentSettingsFrom(required).askTimeoutMs).toBe(900_000);
+    expect(agentSettingsFrom({ ...required, TURNSTREAM_AGENT_ASK_TIMEOUT_SECS: " 1200 " }).askTimeoutMs).toBe(1_200_000);
+    expect(problems({ ...required, TURNSTREAM_AGENT_ASK_TIMEOUT_SECS: "0" })).toEqual(['TURNSTREAM_AGENT_ASK_TIMEOUT_SECS must be a positive integer, got "0"']);
+  });
+
   it("TURNSTREAM_AGENT_LOOKUP replaces the built-in table", () => {
     expect(agentSettingsFrom({ ...required, TURNSTREAM_AGENT_LOOKUP: '{"gate":"B12"}' }).lookupTable).toEqual({ gate: "B12" });
   });

@@ -39,7 +39,8 @@ describe("docs/agents.md", () => {
   });
 
   it("lists the kit's exports", () => {
-    for (const name of ["replyToolSchema", "renderEnvelope", "wrapPlainText", "replyPromptAppendix", "BubbleSink", "bubbleToolResult", "bubblesFromToolInput"]) {
+    const ask = ["askTool", "askInputSchema", "askAnswers", "ASK_TOOL_NAME", "turnstreamEntry", "connectTurnstream", "forwardAsk"];
+    for (const name of ["replyToolSchema", "renderEnvelope", "wrapPlainText", "replyPromptAppendix", "BubbleSink", "bubbleToolResult", "bubblesFromToolInput", ...ask]) {
       expect(Object.keys(kit)).toContain(name);
       expect(doc).toContain(`\`${name}`);
     }

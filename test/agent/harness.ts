@@ -27,8 +27,10 @@ export interface AgentHarness {
   updates(sessionId?: string): Frame["params"][];
   /** Writes a raw line onto the agent's input, as a misbehaving client would. */
   writeRaw(line: string): void;
-  newSession(): Promise<string>;
+  /** `session/new`, offering `mcpServers` (none by default). */
+  newSession(mcpServers?: readonly unknown[]): Promise<string>;
   prompt(sessionId: string, text: string): Promise<{ stopReason: string }>;
+  /** Ends the agent's input, then closes the client, the agent (its MCP servers) and the fake. */
   close(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ export async function startAgent(script: ScriptStep[], overrides: Partial<AgentS
     lookupTable: builtInLookupTable,
     ...overrides,
   };
-  serveReferenceAgent({ input: toAgent, output: fromAgent, settings, logger });
+  const agent = serveReferenceAgent({ input: toAgent, output: fromAgent, settings, logger });
   const client = new JsonRpcConnection({
     input: fromAgent,
     output: toAgent,
@@ -76,11 +78,12 @@ export async function startAgent(script: ScriptStep[], overrides: Partial<AgentS
     updates: (sessionId) =>
       frames.filter((frame) => frame.method === "session/update" && (sessionId === undefined || frame.params?.sessionId === sessionId)).map((frame) => frame.params),
     writeRaw: (line) => void toAgent.write(`${line}\n`),
-    newSession: async () => (await client.request<{ sessionId: string }>("session/new", { cwd: "/tmp", mcpServers: [] }, 5_000)).sessionId,
+    newSession: async (mcpServers = []) => (await client.request<{ sessionId: string }>("session/new", { cwd: "/tmp", mcpServers }, 5_000)).sessionId,
     prompt: (sessionId, text) => client.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }, 15_000),
     close: async () => {
       toAgent.end();
       client.close();
+      await agent.close();
       await fake.close();
     },
   };

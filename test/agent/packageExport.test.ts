@@ -21,6 +21,13 @@ describe("turnstream/agent (built dist/ through package.json exports)", () => {
         "AgentConnection",
         "serveReferenceAgent",
         "ReplyInputError",
+        "askTool",
+        "askInputSchema",
+        "askAnswers",
+        "ASK_TOOL_NAME",
+        "forwardAsk",
+        "connectTurnstream",
+        "turnstreamEntry",
       ]),
     );
   });

@@ -59,8 +59,8 @@ export async function agentCommand(args: readonly string[], io: CliIo): Promise<
 
   const agent = serveReferenceAgent({ input: process.stdin, output: process.stdout, settings, logger });
   await Promise.race([agent.closed, io.shutdownRequested()]);
-  // Running turns answer `cancelled`; then nothing keeps the process alive.
-  agent.cancelAll();
+  // Running turns answer `cancelled` and the sessions' MCP servers exit; then nothing keeps the process alive.
+  await agent.close();
   process.stdin.destroy();
   return exitCodes.ok;
 }
