@@ -17,6 +17,7 @@ export type {
   GatewayContent,
   GatewayEvent,
   GatewaySender,
+  ButtonTap,
 } from "./ingress/gatewayEvent.js";
 
 // triage: proactive events pass cheap rules before they may wake an agent
@@ -49,7 +50,7 @@ export type { ContentBlock } from "./dispatch/contentBlock.js";
 export { collectTranscript } from "./delivery/collectTranscript.js";
 export { reduceTranscript, type ToolEntry, type TurnTranscript } from "./delivery/turnTranscript.js";
 export { withReplyCalls } from "./delivery/withReplyCalls.js";
-export type { OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
+export type { OutboundChoice, OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
 export type {
   AgentEvent,
   AgentTextEvent,
@@ -58,6 +59,7 @@ export type {
   OpenabMessageEvent,
   PlanEntry,
   PlanEvent,
+  QuestionEvent,
   ReplyBubblesEvent,
   ReplyBubblesOutcome,
   ReplyPlanEvent,

@@ -48,23 +48,21 @@ export function agentRequestAnswerer({ permissionMode, asking, isCancelled, logg
       if (!cancelled && permissionMode === "ask" && asking !== undefined && sessionId !== undefined) {
         const question = permissionAsk(request.data, asking);
         let settle: ((outcomes: readonly QuestionOutcome[]) => void) | undefined;
+        let cancel: (() => void) | undefined;
         const outcome = new Promise<PermissionOutcome>((resolve) => {
           let open = true;
           const end = (outcome: PermissionOutcome, how: string): void => {
             if (!open) return;
             open = false;
-            asked.get(sessionId)?.delete(cancel);
+            if (cancel !== undefined) asked.get(sessionId)?.delete(cancel);
             logger.info({ mode: permissionMode, how, outcome, title: logged.title }, "permission answered in the chat");
             resolve(outcome);
           };
-          const cancel = (): void => end({ outcome: "cancelled" }, "cancelled");
+          cancel = () => end({ outcome: "cancelled" }, "cancelled");
           settle = (outcomes) => {
             const [first] = outcomes;
             end(question.outcomeOf(first), first?.kind ?? "cancelled");
           };
-          let pending = asked.get(sessionId);
-          if (pending === undefined) asked.set(sessionId, (pending = new Set()));
-          pending.add(cancel);
         });
         const event: QuestionEvent = {
           type: "question",
@@ -75,11 +73,13 @@ export function agentRequestAnswerer({ permissionMode, asking, isCancelled, logg
           settle: (outcomes) => settle?.(outcomes),
         };
         if (asking.ask(sessionId, event)) {
+          let pending = asked.get(sessionId);
+          if (pending === undefined) asked.set(sessionId, (pending = new Set()));
+          if (cancel !== undefined) pending.add(cancel);
           logger.info({ mode: permissionMode, title: logged.title, options: question.question.options.length }, "permission asked in the chat");
           return outcome.then((chosen) => ({ outcome: chosen }));
         }
         // No turn runs on the session to ask in: the fallback answers, as it would on a timeout.
-        settle?.([{ kind: "cancelled" }]);
         const decided = decidePermission(request.data.options, asking.fallback);
         logger.info({ mode: permissionMode, kind: untrustedName(decided.kind), outcome: decided.outcome, title: logged.title, reason: "no_turn" }, "auto-respond permission");
         return { outcome: decided.outcome };

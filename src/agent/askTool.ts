@@ -49,6 +49,16 @@ export function askQuestions(input: AskInput): Question[] {
   }));
 }
 
+/** The `ask` tool's result (`structuredContent`): each question in order, answered or not and why. */
+export const askOutputSchema = z.object({
+  answers: z.array(
+    z.union([
+      z.object({ header: z.string(), question: z.string(), answered: z.literal(true), selected: z.array(z.string()), answered_by: z.string() }),
+      z.object({ header: z.string(), question: z.string(), answered: z.literal(false), reason: z.enum(["timeout", "cancelled"]) }),
+    ]),
+  ),
+});
+
 /** One question's answer as the tool returns it. */
 export type AskAnswer =
   | { readonly header: string; readonly question: string; readonly answered: true; readonly selected: readonly string[]; readonly answered_by: string }

@@ -11,8 +11,8 @@ import type { ReplyToolSpec } from "./replyToolSpec.js";
 /** Where a running turn takes the `reply` calls it accepted: into its own stream of agent events. */
 export type ReplyCallSink = (event: AgentEvent) => void;
 
-/** Reports an `ask` call's progress to its client (`answered` of `total` questions). */
-export type AskProgress = (answered: number, total: number, message: string) => void;
+/** Reports an `ask` call's progress to its client: an increasing count, an optional total, and what it waits for. */
+export type AskProgress = (progress: number, total: number | undefined, message: string) => void;
 
 /** How often a waiting `ask` call tells its client it is alive. */
 const ASK_PROGRESS_MS = 15_000;
@@ -79,7 +79,9 @@ export class ReplyBinding {
     const questions = askQuestions(parsed.data);
     this.#logger.info({ sessionKey: this.sessionKey, questions: questions.length }, "ask tool called");
     return new Promise((resolve) => {
-      const alive = progress === undefined ? undefined : setInterval(() => progress(0, questions.length, "waiting for the person in the chat"), ASK_PROGRESS_MS);
+      // Progress must increase with each notification (MCP): a count of the keep-alives sent.
+      let ticks = 0;
+      const alive = progress === undefined ? undefined : setInterval(() => progress((ticks += 1), undefined, "waiting for the person in the chat"), ASK_PROGRESS_MS);
       alive?.unref();
       turn.sink({
         type: "question",

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import { ASK_TOOL_DESCRIPTION, ASK_TOOL_NAME, askInputSchema } from "../agent/askTool.js";
+import { ASK_TOOL_DESCRIPTION, ASK_TOOL_NAME, askInputSchema, askOutputSchema } from "../agent/askTool.js";
 import { replyInputSchema, replyTool, REPLY_TOOL_NAME } from "../agent/replyTool.js";
 import { packageVersion } from "../version.js";
 import type { AskProgress, ReplyBinding } from "./replyBinding.js";
@@ -30,7 +30,7 @@ export function createReplyServer(spec: ReplyToolSpec, binding: ReplyBinding | u
   }
   server.registerTool(
     ASK_TOOL_NAME,
-    { title: "Ask the person in the chat", description: ASK_TOOL_DESCRIPTION, inputSchema: askInputSchema },
+    { title: "Ask the person in the chat", description: ASK_TOOL_DESCRIPTION, inputSchema: askInputSchema, outputSchema: askOutputSchema },
     (input, extra): Promise<CallToolResult> => {
       if (binding !== undefined) return binding.ask(input, askProgress(extra));
       onUnknown();
@@ -48,6 +48,6 @@ function askProgress(extra: RequestHandlerExtra<ServerRequest, ServerNotificatio
   const token = extra._meta?.progressToken;
   if (token === undefined) return undefined;
   return (progress, total, message) => {
-    void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => undefined);
+    void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, ...(total === undefined ? {} : { total }), message } }).catch(() => undefined);
   };
 }

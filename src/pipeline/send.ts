@@ -59,6 +59,11 @@ export interface SendOptions {
    * records its id, so a re-run after the turn's worker died deletes it instead of leaving it stale.
    */
   readonly placeholder?: boolean;
+  /**
+   * The message asks the person in the chat a question (issue 41): the delivery ledger records its
+   * id, so a re-run after the turn's worker died marks it expired instead of leaving it open.
+   */
+  readonly question?: boolean;
 }
 
 /** A message the gateway refused for now, about to be asked again. */

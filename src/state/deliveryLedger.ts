@@ -1,8 +1,8 @@
 import { defer, EMPTY, of, type Observable } from "rxjs";
-import { beginStep, completeStep, deliveredStep, type LedgerRecord } from "./ledgerRecord.js";
+import { beginStep, completeStep, deliveredStep, type KeptMessage, type LedgerRecord } from "./ledgerRecord.js";
 import type { RecordStep } from "./recordStep.js";
 
-export type { LedgerRecord };
+export type { KeptMessage, LedgerRecord };
 
 /**
  * What became of each event's turn, across workers and redeliveries: one record per event key
@@ -14,9 +14,10 @@ export type { LedgerRecord };
  * - `read`: the record, or `undefined` when there is none.
  * - `begin`: emits the record as it was before (`undefined`: none) and records an attempt that is
  *   about to send (`started`, `attempts + 1`, `delivered` kept); a `complete` record is left unchanged.
- * - `delivered`: raises `delivered` to `count` (never lowers it); with `placeholder`, also records
- *   that id as a message the attempt will edit in place (a streaming reply's), so that a re-run
- *   after the attempt died can delete it; `begin` keeps the ids, `complete` drops them.
+ * - `delivered`: raises `delivered` to `count` (never lowers it); with `kept`, also records that
+ *   id as a message the attempt will edit in place (a streaming reply's placeholder) or a question
+ *   it asked in the chat, so that a re-run after the attempt died can delete the one and mark the
+ *   other expired; `begin` keeps the ids, `complete` drops them.
  * - `complete`: marks the turn done, creating the record when there is none.
  *
  * Every method returns a cold Observable that does its work on subscription: `read` and `begin`
@@ -28,7 +29,7 @@ export type { LedgerRecord };
 export interface DeliveryLedger {
   read(key: string): Observable<LedgerRecord | undefined>;
   begin(key: string, nowMs: number): Observable<LedgerRecord | undefined>;
-  delivered(key: string, count: number, nowMs: number, placeholder?: string): Observable<never>;
+  delivered(key: string, count: number, nowMs: number, kept?: KeptMessage): Observable<never>;
   complete(key: string, nowMs: number): Observable<never>;
 }
 
@@ -49,9 +50,9 @@ export class MemoryDeliveryLedger implements DeliveryLedger {
     return defer(() => of(this.#write(key, (current) => beginStep(current, nowMs))));
   }
 
-  delivered(key: string, count: number, nowMs: number, placeholder?: string): Observable<never> {
+  delivered(key: string, count: number, nowMs: number, kept?: KeptMessage): Observable<never> {
     return defer(() => {
-      this.#write(key, (current) => deliveredStep(current, count, nowMs, placeholder));
+      this.#write(key, (current) => deliveredStep(current, count, nowMs, kept));
       return EMPTY;
     });
   }

@@ -4,7 +4,7 @@ import { JournalAppender, readJournal, type JournalLineProblem } from "../bus/jo
 import type { Logger } from "../log/logger.js";
 import type { DeliveryLedger } from "./deliveryLedger.js";
 import { StateStoreError } from "./errors.js";
-import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "./ledgerRecord.js";
+import { beginStep, completeStep, deliveredStep, isLedgerRecord, type KeptMessage, type LedgerRecord } from "./ledgerRecord.js";
 import type { RecordStep } from "./recordStep.js";
 
 const FORMAT = "turnstream delivery ledger";
@@ -58,9 +58,9 @@ export class FileDeliveryLedger implements DeliveryLedger {
     return defer(() => of(this.#write("begin", key, (current) => beginStep(current, nowMs), true)));
   }
 
-  delivered(key: string, count: number, nowMs: number, placeholder?: string): Observable<never> {
+  delivered(key: string, count: number, nowMs: number, kept?: KeptMessage): Observable<never> {
     return defer(() => {
-      this.#write("delivered", key, (current) => deliveredStep(current, count, nowMs, placeholder), placeholder !== undefined);
+      this.#write("delivered", key, (current) => deliveredStep(current, count, nowMs, kept), kept !== undefined);
       return EMPTY;
     });
   }

@@ -42,6 +42,41 @@ export function deleteStale(send: Send, first: OutboundMessage, ids: readonly st
   );
 }
 
+/** Question ids the earlier attempts recorded, each once. */
+export function staleQuestions(priors: readonly (LedgerRecord | undefined)[]): string[] {
+  return [...new Set(priors.flatMap((prior) => prior?.questions ?? []))];
+}
+
+/** What a question an interrupted attempt asked says once the re-run finds it. */
+export const EXPIRED_QUESTION_TEXT = "⌛ Expired: the worker that asked this stopped. If the agent still needs an answer, it asks again.";
+
+/**
+ * Edits the questions interrupted attempts left open to say they expired, their buttons removed
+ * (`choices: []`; a gateway never sees them), one after another; never fails: a question left
+ * showing is untidy, and the reply must still go out. Logs how many, and each that failed.
+ */
+export function expireStale(send: Send, first: OutboundMessage, ids: readonly string[], logger: Logger): Observable<never> {
+  if (ids.length === 0) return EMPTY;
+  let expired = 0;
+  const each = ids.map((id) =>
+    defer(() => send({ ...changeIn(first, id, EXPIRED_QUESTION_TEXT), choices: [] })).pipe(
+      tap(() => void (expired += 1)),
+      ignoreElements(),
+      catchError((err: unknown) => {
+        logger.warn({ reason: "stale_question_expire_failed", code: err instanceof SendError ? err.code : "send_failed", err }, "interrupted attempt's question not marked expired");
+        return EMPTY;
+      }),
+    ),
+  );
+  return concat(
+    ...each,
+    defer(() => {
+      if (expired > 0) logger.info({ reason: "stale_question", expired, total: ids.length }, "interrupted attempt's question marked expired");
+      return EMPTY;
+    }),
+  );
+}
+
 /** The receipt's id when the ledger can keep it; one it cannot is logged (the message would stay if this attempt died). */
 export function recordedPlaceholder(receipt: SendReceipt, logger: Logger): string | undefined {
   if (!namesMessage(receipt.messageId)) return undefined; // no id to delete it by: the streaming delivery says so

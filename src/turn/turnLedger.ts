@@ -5,9 +5,9 @@ import { compositeKey } from "../../operators/dispatch/compositeKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { Logger } from "../log/logger.js";
 import type { Send, SendOptions } from "../pipeline/send.js";
-import type { DeliveryLedger, LedgerRecord } from "../state/deliveryLedger.js";
+import type { DeliveryLedger, KeptMessage, LedgerRecord } from "../state/deliveryLedger.js";
 import { AlreadyDeliveredError } from "./errors.js";
-import { deleteStale, recordedPlaceholder, stalePlaceholders } from "./stalePlaceholders.js";
+import { deleteStale, expireStale, recordedPlaceholder, stalePlaceholders, staleQuestions } from "./stalePlaceholders.js";
 
 /**
  * Prefixed to the first message of a re-run whose interrupted attempt had already delivered
@@ -74,7 +74,8 @@ export interface LedgerSendOptions {
  *   marked, and its receipt names the marker (`SendReceipt.marker`) so edits of it keep it. A
  *   marked send that fails leaves the marker for the next message.
  * - Earlier attempts recorded placeholders: each is deleted, best effort, before the first message
- *   (an attempt that died never finished them; they would stay as `…` in the chat).
+ *   (an attempt that died never finished them; they would stay as `…` in the chat). Questions they
+ *   asked in the chat are edited to say they expired, their buttons removed (nobody waits on them).
  * - A `delivered` write that fails is logged and never blocks delivery.
  */
 export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
@@ -91,9 +92,10 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
       concatMap((priors) => {
         if (priors.length > 0 && priors.every((prior) => prior?.state === "complete")) throw (refused = new AlreadyDeliveredError());
         if (priors.some((prior) => prior?.state === "started")) markerPending ||= !options.marked;
-        // Sends wait on the deletes (never failing), so nothing of this attempt goes out before them.
+        // Sends wait on the deletes and edits (never failing), so nothing of this attempt goes out before them.
         return concat(
           deleteStale(send, first, stalePlaceholders(priors), logger),
+          expireStale(send, first, staleQuestions(priors), logger),
           defer(() => {
             begun = true;
             return of(undefined);
@@ -102,11 +104,13 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
       }),
       share({ connector: () => new ReplaySubject<void>(1), resetOnError: true, resetOnComplete: false, resetOnRefCountZero: false }),
     );
-  const record = (receipt: SendReceipt, placeholder: boolean): Observable<SendReceipt> => {
+  const record = (receipt: SendReceipt, sendOptions: SendOptions | undefined): Observable<SendReceipt> => {
     delivered += 1;
     const count = delivered;
-    const id = placeholder ? recordedPlaceholder(receipt, logger) : undefined;
-    const written = allWritten(keys, (key) => ledger.delivered(key, count, now(), id)).pipe(
+    const kind = sendOptions?.placeholder === true ? "placeholder" : sendOptions?.question === true ? "question" : undefined;
+    const id = kind === undefined ? undefined : recordedPlaceholder(receipt, logger);
+    const kept: KeptMessage | undefined = kind === undefined || id === undefined ? undefined : { id, kind };
+    const written = allWritten(keys, (key) => ledger.delivered(key, count, now(), kept)).pipe(
       catchError((err: unknown) => {
         logger.warn({ reason: "ledger_write_failed", delivered: count, err }, "delivery ledger write failed");
         return EMPTY;
@@ -115,7 +119,7 @@ export function ledgerSend(send: Send, options: LedgerSendOptions): Send {
     return concat(written, of(receipt));
   };
   const sendRecorded = (message: OutboundMessage, sendOptions: SendOptions | undefined) =>
-    send(message, sendOptions).pipe(concatMap((receipt) => record(receipt, sendOptions?.placeholder === true)));
+    send(message, sendOptions).pipe(concatMap((receipt) => record(receipt, sendOptions)));
   const sendMarked = (message: OutboundMessage, sendOptions: SendOptions | undefined): Observable<SendReceipt> => {
     if (!markerPending) return sendRecorded(message, sendOptions);
     markerPending = false;

@@ -73,6 +73,7 @@ describe('agentRequestAnswerer under permission_mode = "ask"', () => {
     const { answers, records } = answerer({}, false);
     expect(answers.answer("session/request_permission", request)).toEqual({ outcome: { outcome: "selected", optionId: "r1" } });
     expect(records.find((r) => r.msg === "auto-respond permission")).toMatchObject({ mode: "ask", reason: "no_turn" });
+    expect(records.some((r) => r.msg === "permission answered in the chat" || r.msg === "permission asked in the chat")).toBe(false);
   });
 
   it("a legacy request without options offers Allow (allow_once) and Reject (cancelled)", async () => {

@@ -216,12 +216,12 @@ describe("the reply tool over MCP: structured precedence and refusals", () => {
     expect(run.log().find((line) => line.firstBlock !== undefined)?.firstBlock).toMatch(/^<sender_context>/);
   });
 
-  it('reply_tool = "off" → no MCP server is offered', async () => {
+  it('reply_tool = "off" → the MCP server offers only `ask`, no `reply`', async () => {
     const run = await start("structured", { delivery: { reply_tool: "off" } });
     send(run, "reply3");
     const [reply] = await run.stack.replyCount(1);
     expect(reply?.content.text).toBe("no reply tool offered");
-    expect(run.stack.agentEvents().some((line) => /^mcp-servers \S+ \[\]$/.test(line))).toBe(true);
+    expect(run.stack.agentEvents().some((line) => line.startsWith('mcp-servers ') && line.includes('"name":"turnstream"'))).toBe(true);
   });
 
   it("a session resumed with session/load is offered the tool again, under a new secret that works", async () => {

@@ -12,7 +12,7 @@ export function countingLedger(inner: DeliveryLedger = new MemoryDeliveryLedger(
   const ledger: DeliveryLedger = {
     read: (key) => noted(`read ${key}`, () => inner.read(key)),
     begin: (key, now) => noted(`begin ${key}`, () => inner.begin(key, now)),
-    delivered: (key, count, now, placeholder) => noted(`delivered ${key}`, () => inner.delivered(key, count, now, placeholder)),
+    delivered: (key, count, now, kept) => noted(`delivered ${key}`, () => inner.delivered(key, count, now, kept)),
     complete: (key, now) => noted(`complete ${key}`, () => inner.complete(key, now)),
   };
   return { ledger, ops };

@@ -52,18 +52,18 @@ describe("ledger record steps (what every DeliveryLedger decides)", () => {
   });
 
   it("delivered with a placeholder adds its id once, even when the count is not raised; the oldest go past the cap", () => {
-    expect(deliveredStep(started, 4, 20, "m1")).toEqual({ result: undefined, next: { ...started, delivered: 4, updatedAt: 20, placeholders: ["m1"] } });
+    expect(deliveredStep(started, 4, 20, { id: "m1", kind: "placeholder" })).toEqual({ result: undefined, next: { ...started, delivered: 4, updatedAt: 20, placeholders: ["m1"] } });
     const kept = { ...started, placeholders: ["m1"] };
-    expect(deliveredStep(kept, 1, 21, "m2")).toEqual({ result: undefined, next: { ...started, updatedAt: 21, placeholders: ["m1", "m2"] } });
-    expect(deliveredStep(kept, 3, 21, "m1")).toEqual({ result: undefined }); // already there, count not raised
+    expect(deliveredStep(kept, 1, 21, { id: "m2", kind: "placeholder" })).toEqual({ result: undefined, next: { ...started, updatedAt: 21, placeholders: ["m1", "m2"] } });
+    expect(deliveredStep(kept, 3, 21, { id: "m1", kind: "placeholder" })).toEqual({ result: undefined }); // already there, count not raised
     const full = { ...started, placeholders: Array.from({ length: MAX_PLACEHOLDERS }, (_, i) => `p${i}`) };
-    expect(deliveredStep(full, 3, 22, "new").next?.placeholders).toEqual([...Array.from({ length: MAX_PLACEHOLDERS - 1 }, (_, i) => `p${i + 1}`), "new"]);
+    expect(deliveredStep(full, 3, 22, { id: "new", kind: "placeholder" }).next?.placeholders).toEqual([...Array.from({ length: MAX_PLACEHOLDERS - 1 }, (_, i) => `p${i + 1}`), "new"]);
   });
 
   it("delivered keeps no id a gateway could swell a record with (too long, or empty)", () => {
-    expect(deliveredStep(started, 3, 20, "x".repeat(MAX_PLACEHOLDER_ID_CHARS + 1))).toEqual({ result: undefined });
-    expect(deliveredStep(started, 3, 20, "")).toEqual({ result: undefined });
-    expect(deliveredStep(started, 3, 20, "x".repeat(MAX_PLACEHOLDER_ID_CHARS)).next?.placeholders).toHaveLength(1);
+    expect(deliveredStep(started, 3, 20, { id: "x".repeat(MAX_PLACEHOLDER_ID_CHARS + 1), kind: "placeholder" })).toEqual({ result: undefined });
+    expect(deliveredStep(started, 3, 20, { id: "", kind: "placeholder" })).toEqual({ result: undefined });
+    expect(deliveredStep(started, 3, 20, { id: "x".repeat(MAX_PLACEHOLDER_ID_CHARS), kind: "placeholder" }).next?.placeholders).toHaveLength(1);
   });
 
   it("begin keeps the placeholders an attempt recorded (the re-run deletes them); complete drops them", () => {

@@ -42,7 +42,7 @@ describe("FileDeliveryLedger", () => {
     const path = ledgerPath();
     const first = open(path).ledger;
     await value(first.begin("telegram:tg1", 10));
-    await written(first.delivered("telegram:tg1", 1, 11, "msg-7"));
+    await written(first.delivered("telegram:tg1", 1, 11, { id: "msg-7", kind: "placeholder" }));
     await value(first.begin("telegram:tg2", 12));
     await written(first.complete("telegram:tg2", 13));
     await written(first.complete("telegram:tg3", 14)); // a turn that sent nothing

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
 import { replyMessage } from "../../src/turn/delivery/replyMessage.js";
 import { AlreadyDeliveredError } from "../../src/turn/errors.js";
+import { EXPIRED_QUESTION_TEXT } from "../../src/turn/stalePlaceholders.js";
 import {
   completeInLedger,
   ledgerKey,
@@ -195,12 +196,35 @@ describe("ledgerSend: placeholders and the marker (a streaming reply re-run afte
 
   it("a stale placeholder the gateway will not delete is logged, and the reply still goes out", async () => {
     const memory = new MemoryDeliveryLedger();
-    await lastValueFrom(concat(memory.begin(key, 1), memory.delivered(key, 1, 1, "gone")), { defaultValue: undefined });
+    await lastValueFrom(concat(memory.begin(key, 1), memory.delivered(key, 1, 1, { id: "gone", kind: "placeholder" })), { defaultValue: undefined });
     const { logger, records } = captureLogs();
     const rerun = gateway((message) => message.command === "delete_message");
     await lastValueFrom(ledgerSend(rerun.send, { ...options(memory, true), logger })(reply("answer")));
     expect(rerun.sent.map((message) => message.command ?? message.content.text)).toEqual(["delete_message", `${RECOVERED_REPLY_MARKER}\n\nanswer`]);
     expect(records).toMatchObject([{ msg: "interrupted attempt's streaming message not deleted", reason: "stale_placeholder_delete_failed", code: "not_found" }]);
+  });
+
+  it("records a question's id; the re-run marks the interrupted attempt's question expired, its buttons removed, before anything of its own", async () => {
+    const memory = new MemoryDeliveryLedger();
+    const first = gateway();
+    await lastValueFrom(ledgerSend(first.send, options(memory, false))(reply("❓ Permission"), { question: true }));
+    await expect(firstValueFrom(memory.read(key))).resolves.toMatchObject({ delivered: 1, questions: ["gw-1"] });
+    const { logger, records } = captureLogs();
+    const rerun = gateway();
+    await lastValueFrom(ledgerSend(rerun.send, { ...options(memory, true), logger })(reply("answer")));
+    expect(rerun.sent[0]).toMatchObject({ command: "edit_message", reply_to: "gw-1", content: { text: EXPIRED_QUESTION_TEXT }, choices: [] });
+    expect(rerun.sent[1]?.content.text).toBe(`${RECOVERED_REPLY_MARKER}\n\nanswer`);
+    expect(records).toMatchObject([{ msg: "interrupted attempt's question marked expired", reason: "stale_question", expired: 1, total: 1 }]);
+  });
+
+  it("a stale question the platform will not edit is logged, and the reply still goes out", async () => {
+    const memory = new MemoryDeliveryLedger();
+    await lastValueFrom(concat(memory.begin(key, 1), memory.delivered(key, 1, 1, { id: "q-gone", kind: "question" })), { defaultValue: undefined });
+    const { logger, records } = captureLogs();
+    const rerun = gateway((message) => message.command === "edit_message");
+    await lastValueFrom(ledgerSend(rerun.send, { ...options(memory, true), logger })(reply("answer")));
+    expect(rerun.sent.map((message) => message.command ?? message.content.text)).toEqual(["edit_message", `${RECOVERED_REPLY_MARKER}\n\nanswer`]);
+    expect(records).toMatchObject([{ msg: "interrupted attempt's question not marked expired", reason: "stale_question_expire_failed" }]);
   });
 
   it("a marker alone before an overflowing message is no placeholder, and the message's receipt names no marker", async () => {

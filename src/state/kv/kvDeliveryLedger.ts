@@ -2,7 +2,7 @@ import type { KV } from "@nats-io/kv";
 import type { Observable } from "rxjs";
 import type { DeliveryLedger } from "../deliveryLedger.js";
 import { StateStoreError } from "../errors.js";
-import { beginStep, completeStep, deliveredStep, isLedgerRecord, type LedgerRecord } from "../ledgerRecord.js";
+import { beginStep, completeStep, deliveredStep, isLedgerRecord, type KeptMessage, type LedgerRecord } from "../ledgerRecord.js";
 import { kvKey } from "./kvKey.js";
 import { kvOperation, kvWrite } from "./kvOperation.js";
 import { casUpdate, KnownRecords, liveEntry, parseEntry, STATE_MAX_ATTEMPTS, type KvWrites, type RecordBucket } from "./storedRecord.js";
@@ -46,8 +46,8 @@ export class KvDeliveryLedger implements DeliveryLedger {
     return kvOperation(() => casUpdate(this.#bucket, "begin", key, (current) => beginStep(current, nowMs)));
   }
 
-  delivered(key: string, count: number, nowMs: number, placeholder?: string): Observable<never> {
-    return kvWrite(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs, placeholder)));
+  delivered(key: string, count: number, nowMs: number, kept?: KeptMessage): Observable<never> {
+    return kvWrite(() => casUpdate(this.#bucket, "delivered", key, (current) => deliveredStep(current, count, nowMs, kept)));
   }
 
   complete(key: string, nowMs: number): Observable<never> {

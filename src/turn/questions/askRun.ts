@@ -1,4 +1,4 @@
-import { Subscription, type Subscriber } from "rxjs";
+import { concat, defer, Subscription, type Observable, type Subscriber } from "rxjs";
 import type { QuestionEvent } from "../../../operators/delivery/agentEvent.js";
 import type { OutboundChoice, OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import type { GatewaySender } from "../../../operators/ingress/gatewayEvent.js";
@@ -25,7 +25,7 @@ export interface OpenQuestion {
   /** The post was answered (with an id or without). */
   posted: boolean;
   /** How the question closed, said once the post is answered when it closed before that. */
-  closing: { readonly text: string; readonly answered: string | undefined } | undefined;
+  closing: { readonly text: string; readonly answered: string | undefined; readonly first?: Observable<never> } | undefined;
   /** The run this question is part of: answers, timeouts and cancels go through it. */
   readonly run: AskRun;
 }
@@ -90,19 +90,26 @@ export class AskRun {
     return () => this.#end({ kind: "cancelled" });
   }
 
-  /** The open question's answer: the options chosen and by whom. */
-  answer(open: OpenQuestion, chosen: readonly number[], by: GatewaySender): void {
-    if (this.#current !== open) return;
+  /**
+   * The open question's answer: the options chosen and by whom; false when it is no longer open
+   * (another answer came first). The message is changed after `first` (the tap's own answer).
+   */
+  answer(open: OpenQuestion, chosen: readonly number[], by: GatewaySender, first?: Observable<never>): boolean {
+    if (this.#current !== open) return false;
     const labels = chosen.map((index) => open.question.options[index]?.label ?? "");
     this.#context.logger.info({ sessionKey: this.#sessionKey, askId: open.askId, how: "answered", chosen: chosen.length }, "question answered");
-    this.#close(open, { kind: "answered", chosen, by: personName(by) }, { kind: "answered", labels: labels.length === 0 ? ["nothing"] : labels, by: personName(by) });
+    this.#close(open, { kind: "answered", chosen, by: personName(by) }, { kind: "answered", labels: labels.length === 0 ? ["nothing"] : labels, by: personName(by) }, first);
     this.#next();
+    return true;
   }
 
-  /** A multi-select question's option ticked or unticked: its buttons show it. */
-  toggled(open: OpenQuestion): void {
-    if (this.#current !== open || open.messageId === undefined) return;
-    this.#status({ ...this.#message(this.#text(open, undefined)), reply_to: open.messageId, command: "edit_message", choices: this.#choices(open) }, "toggle");
+  /** A multi-select question's option ticked or unticked: its buttons show it, after `first` (the tap's own answer). */
+  toggled(open: OpenQuestion, first?: Observable<never>): void {
+    if (this.#current !== open || open.messageId === undefined) {
+      first?.subscribe();
+      return;
+    }
+    this.#status({ ...this.#message(this.#text(open, undefined)), reply_to: open.messageId, command: "edit_message", choices: this.#choices(open) }, "toggle", first);
   }
 
   /** Ends the run now with `rest` for every question not answered (cancel, teardown). */
@@ -131,7 +138,9 @@ export class AskRun {
     const message: OutboundMessage = { ...this.#message(this.#text(open, undefined)), ...(this.#style === "buttons" ? { choices: this.#choices(open) } : {}) };
     // Not torn down with the run: an answer can come before the post's receipt, and the message
     // must still be closed once its id is known.
-    this.#context.sendStatus(message).subscribe({
+    // The turn's own send: the delivery ledger keeps the question's id, so a re-run after this
+    // worker died marks it expired (`expireStale`).
+    this.#context.send(message, { question: true }).subscribe({
       next: (receipt) => {
         if (namesMessage(receipt.messageId)) open.messageId = receipt.messageId;
         open.posted = true;
@@ -164,10 +173,10 @@ export class AskRun {
     this.#settle();
   }
 
-  #close(open: OpenQuestion, outcome: QuestionOutcome, closing: QuestionClosing): void {
+  #close(open: OpenQuestion, outcome: QuestionOutcome, closing: QuestionClosing, first?: Observable<never>): void {
     this.#current = undefined;
     this.#outcomes.push(outcome);
-    open.closing = { text: this.#text(open, closing), answered: outcome.kind === "answered" ? outcomeLine(closing) : undefined };
+    open.closing = { text: this.#text(open, closing), answered: outcome.kind === "answered" ? outcomeLine(closing) : undefined, ...(first === undefined ? {} : { first }) };
     if (open.posted) this.#applyClose(open);
     // Only then the conversation's next question: it must not go out before this one says it is over.
     this.#host.closed(this.#sessionKey, open);
@@ -183,9 +192,11 @@ export class AskRun {
     if (closing === undefined) return;
     const capabilities = this.#context.capabilities?.(this.#where.platform);
     if (open.messageId !== undefined && capabilities?.canEdit !== false) {
-      this.#status({ ...this.#message(closing.text), reply_to: open.messageId, command: "edit_message", ...(open.style === "buttons" ? { choices: [] } : {}) }, "close");
+      this.#status({ ...this.#message(closing.text), reply_to: open.messageId, command: "edit_message", ...(open.style === "buttons" ? { choices: [] } : {}) }, "close", closing.first);
     } else if (closing.answered !== undefined) {
-      this.#status(this.#message(closing.answered), "close");
+      this.#status(this.#message(closing.answered), "close", closing.first);
+    } else {
+      closing.first?.subscribe();
     }
   }
 
@@ -212,9 +223,13 @@ export class AskRun {
     return { ...this.#where, content: { type: "text", text } };
   }
 
-  /** A send that must not hold the run up or fail it: its failure is only logged. */
-  #status(message: OutboundMessage, what: string): void {
-    this.#context.sendStatus(message).subscribe({
+  /**
+   * A send that must not hold the run up or fail it: its failure is only logged. After `first`
+   * (a tap's own answer, which the platform needs before anything else) when there is one.
+   */
+  #status(message: OutboundMessage, what: string, first?: Observable<never>): void {
+    const send = defer(() => this.#context.sendStatus(message));
+    (first === undefined ? send : concat(first, send)).subscribe({
       error: (err: unknown) => this.#context.logger.warn({ sessionKey: this.#sessionKey, reason: `${what}_failed`, code: err instanceof SendError ? err.code : "send_failed", err }, "question message not updated"),
     });
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { concat, defer, EMPTY, Observable, Subscription } from "rxjs";
+import { defer, EMPTY, Observable, Subscription } from "rxjs";
 import type { QuestionEvent } from "../../../operators/delivery/agentEvent.js";
 import type { OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import { parseChoiceData } from "../../../operators/ask/choiceData.js";
@@ -120,19 +120,16 @@ export class QuestionDesk implements AskRunHost {
     if (!mayAnswer(event.sender.id, open.requester?.id, this.#answerers)) return this.#ignored(event, context, "not_an_answerer", open);
     const option = choice.option;
     if ((option === "done" && !open.question.multiSelect) || (option !== "done" && option >= open.question.options.length)) return this.#ignored(event, context, "bad_data");
-    // The tap is answered first: the platform shows a spinner until then, and refuses a late answer.
-    return concat(
-      this.#answerTap(event, context, ""),
-      defer(() => {
-        if (option === "done") open.run.answer(open, [...open.ticked].sort((a, b) => a - b), event.sender);
-        else if (!open.question.multiSelect) open.run.answer(open, [option], event.sender);
-        else {
-          if (!open.ticked.delete(option)) open.ticked.add(option);
-          open.run.toggled(open);
-        }
-        return EMPTY;
-      }),
-    );
+    // Decided now, in the order taps arrive; the message changes only once the tap itself is
+    // answered (the platform shows a spinner until then, and refuses a late answer).
+    const answered = this.#answerTap(event, context, "");
+    if (option === "done") open.run.answer(open, [...open.ticked].sort((a, b) => a - b), event.sender, answered);
+    else if (!open.question.multiSelect) open.run.answer(open, [option], event.sender, answered);
+    else {
+      if (!open.ticked.delete(option)) open.ticked.add(option);
+      open.run.toggled(open, answered);
+    }
+    return EMPTY;
   }
 
   #ignored(event: GatewayEvent, context: TurnContext, reason: IgnoredAnswer, open?: OpenQuestion): Observable<never> {

@@ -76,11 +76,22 @@ export function describeDeliveryLedgerContract(makeLedger: () => DeliveryLedger 
   it("records a placeholder's id with its delivered count, keeps it across begin, drops it on complete", async () => {
     const ledger = await makeLedger();
     await value(ledger.begin(KEY, 10));
-    await written(ledger.delivered(KEY, 1, 11, "gw-1"));
+    await written(ledger.delivered(KEY, 1, 11, { id: "gw-1", kind: "placeholder" }));
     await written(ledger.delivered(KEY, 2, 12));
     await expect(value(ledger.begin(KEY, 20))).resolves.toEqual({ state: "started", attempts: 1, delivered: 2, updatedAt: 12, placeholders: ["gw-1"] });
-    await written(ledger.delivered(KEY, 1, 21, "gw-2")); // the re-run's own, its count below the first attempt's
+    await written(ledger.delivered(KEY, 1, 21, { id: "gw-2", kind: "placeholder" })); // the re-run's own, its count below the first attempt's
     await expect(value(ledger.read(KEY))).resolves.toEqual({ state: "started", attempts: 2, delivered: 2, updatedAt: 21, placeholders: ["gw-1", "gw-2"] });
+    await written(ledger.complete(KEY, 30));
+    await expect(value(ledger.read(KEY))).resolves.toEqual({ state: "complete", attempts: 2, delivered: 2, updatedAt: 30 });
+  });
+
+  it("records a question's id apart from the placeholders, keeps it across begin, drops it on complete", async () => {
+    const ledger = await makeLedger();
+    await value(ledger.begin(KEY, 10));
+    await written(ledger.delivered(KEY, 1, 11, { id: "q-1", kind: "question" }));
+    await written(ledger.delivered(KEY, 2, 12, { id: "gw-1", kind: "placeholder" }));
+    await written(ledger.delivered(KEY, 2, 13, { id: "q-1", kind: "question" })); // once
+    await expect(value(ledger.begin(KEY, 20))).resolves.toEqual({ state: "started", attempts: 1, delivered: 2, updatedAt: 12, placeholders: ["gw-1"], questions: ["q-1"] });
     await written(ledger.complete(KEY, 30));
     await expect(value(ledger.read(KEY))).resolves.toEqual({ state: "complete", attempts: 2, delivered: 2, updatedAt: 30 });
   });

@@ -49,7 +49,7 @@ function streamingContext(
 /** The first attempt's record: it began, posted placeholder `gw-old` and died. */
 async function interruptedLedger(): Promise<MemoryDeliveryLedger> {
   const ledger = new MemoryDeliveryLedger();
-  await lastValueFrom(concat(ledger.begin(key, 1), ledger.delivered(key, 1, 2, "gw-old")), { defaultValue: undefined });
+  await lastValueFrom(concat(ledger.begin(key, 1), ledger.delivered(key, 1, 2, { id: "gw-old", kind: "placeholder" })), { defaultValue: undefined });
   return ledger;
 }
 
