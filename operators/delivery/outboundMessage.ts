@@ -21,6 +21,13 @@ export interface OutboundMessage {
    * to a gateway: there the same question goes out as a numbered list.
    */
   readonly choices?: readonly OutboundChoice[];
+  /**
+   * Show `content.text` exactly as it is: no Markdown (mrkdwn) is read in it. A question quotes
+   * what an agent wants to run, and the person must see the command that will run, not one whose
+   * `*`, `_` or backticks became formatting. A native adapter sends such a message without a parse
+   * mode, or escaped; the gateway protocol has no way to say it (its platforms render as they do).
+   */
+  readonly plainText?: true;
 }
 
 /** One button: what it shows, and the data a tap on it carries back (`GatewayEvent.tap.data`). */

@@ -59,7 +59,7 @@ export function expireStale(send: Send, first: OutboundMessage, ids: readonly st
   if (ids.length === 0) return EMPTY;
   let expired = 0;
   const each = ids.map((id) =>
-    defer(() => send({ ...changeIn(first, id, EXPIRED_QUESTION_TEXT), choices: [] })).pipe(
+    defer(() => send({ ...changeIn(first, id, EXPIRED_QUESTION_TEXT), choices: [], plainText: true })).pipe(
       tap(() => void (expired += 1)),
       ignoreElements(),
       catchError((err: unknown) => {

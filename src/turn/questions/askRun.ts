@@ -219,8 +219,9 @@ export class AskRun {
     return open.question.multiSelect ? [...choices, { label: "Done", data: choiceData(open.askId, "done") }] : choices;
   }
 
+  /** Every message of a question is plain text: it quotes what the agent wants to do, exactly. */
   #message(text: string): OutboundMessage {
-    return { ...this.#where, content: { type: "text", text } };
+    return { ...this.#where, content: { type: "text", text }, plainText: true };
   }
 
   /**

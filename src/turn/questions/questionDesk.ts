@@ -144,7 +144,7 @@ export class QuestionDesk implements AskRunHost {
   #answerTap(event: GatewayEvent, context: TurnContext, notice: string): Observable<never> {
     const tap = event.tap;
     if (tap === undefined) return EMPTY;
-    const message: OutboundMessage = { reply_to: tap.id, platform: event.platform, channel: replyChannel(event), content: { type: "text", text: notice }, command: "answer_tap" };
+    const message: OutboundMessage = { reply_to: tap.id, platform: event.platform, channel: replyChannel(event), content: { type: "text", text: notice }, command: "answer_tap", plainText: true };
     return new Observable<never>((subscriber) =>
       context.sendStatus(message).subscribe({
         error: (err: unknown) => {
