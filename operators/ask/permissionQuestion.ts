@@ -1,7 +1,7 @@
 import { toolActivityLine } from "../delivery/status/toolActivity.js";
 import { previewText, type PreviewPlaces } from "../delivery/status/toolPreview.js";
 import { redactSecrets, type Redact } from "../delivery/text/redactSecrets.js";
-import { untrustedText } from "../ingress/untrustedText.js";
+import { labelText } from "./labelText.js";
 import type { Question } from "./question.js";
 
 /** What a `session/request_permission` says, as the ACP client read it (all of it the agent's, untrusted). */
@@ -51,7 +51,7 @@ export function permissionQuestion(request: PermissionRequest, places: PreviewPl
 
 /** An option's name as a one-line label, else its kind's, else its number. */
 function optionLabel(option: { readonly name?: string; readonly kind?: string }, index: number, redact: Redact): string {
-  const name = option.name === undefined ? "" : untrustedText(redact(untrustedText(option.name, { maxChars: 500 })), { maxChars: OPTION_LABEL_CHARS });
-  if (name.trim() !== "") return name.trim();
+  const name = option.name === undefined ? "" : labelText(option.name, OPTION_LABEL_CHARS, redact);
+  if (name !== "") return name;
   return kindNames[option.kind ?? ""] ?? `Option ${index + 1}`;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Question, QuestionOutcome } from "../../operators/ask/question.js";
+import { labelText } from "../../operators/ask/labelText.js";
 import { untrustedText } from "../../operators/ingress/untrustedText.js";
 import type { ChatTool } from "./replyTool.js";
 
@@ -40,7 +41,7 @@ export function askTool(): ChatTool {
 
 /** The questions of a checked `ask` input, as the chat shows them: every text one clean line (the model's, untrusted). */
 export function askQuestions(input: AskInput): Question[] {
-  const line = (text: string, maxChars: number) => untrustedText(text, { maxChars: Math.max(maxChars, 32) }).trim();
+  const line = (text: string, maxChars: number) => labelText(text, maxChars);
   return input.questions.map((q) => ({
     header: line(q.header, 32),
     text: untrustedText(q.question, { multiline: true, maxChars: 320 }).trim(),

@@ -54,3 +54,18 @@ describe("mayAnswer", () => {
     expect(mayAnswer("u2", "u1", "allowed_users")).toBe(true);
   });
 });
+
+describe("labelText", () => {
+  it("cuts a long label with … and no count, never inside a surrogate pair, after redacting", async () => {
+    const { labelText } = await import("../../../operators/ask/labelText.js");
+    const long = "Yes, and don't ask again for commands that start with `npm run build -- --watch`";
+    const cut = labelText(long, 64);
+    expect(Array.from(cut).length).toBeLessThanOrEqual(64);
+    expect(Array.from(cut).length).toBeGreaterThan(60);
+    expect(cut.endsWith("…")).toBe(true);
+    expect(cut).not.toMatch(/\(\+\d+ chars\)/u);
+    expect(labelText("🎉".repeat(70), 10)).toBe(`${"🎉".repeat(9)}…`);
+    expect(labelText("  short  ", 64)).toBe("short");
+    expect(labelText("token ghp_abcdefghijklmnopqrstuvwxyz123456 here", 64, (t) => t.replace(/ghp_\w+/gu, "[redacted]"))).toBe("token [redacted] here");
+  });
+});
