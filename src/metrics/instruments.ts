@@ -35,7 +35,7 @@ export interface Instruments {
 }
 
 /** Where an event ended up: each event counts once, in the process that decided it. */
-export const EVENT_OUTCOMES = ["turn", "skipped", "untrusted", "duplicate", "suppressed", "debounced", "dropped", "invalid"] as const;
+export const EVENT_OUTCOMES = ["turn", "answer", "skipped", "untrusted", "duplicate", "suppressed", "debounced", "dropped", "invalid"] as const;
 export type EventOutcome = (typeof EVENT_OUTCOMES)[number];
 
 /**

@@ -31,7 +31,7 @@ export interface TurnBatch {
 
 /** What a turn handler may use. */
 /** See `TurnContext.note`. */
-export type TurnFact = "duplicate" | "agent_error";
+export type TurnFact = "duplicate" | "agent_error" | "answer";
 
 export interface TurnContext {
   /** Posts a message through the `beforeSend` stage and the gateway; emits the receipt once acked. */
@@ -62,7 +62,9 @@ export interface TurnContext {
    * Tells the turn's counts what only the handler knows: `duplicate`, it did not run the turn
    * because the message already ran (inbound dedupe), so its events count as duplicates and not
    * as a turn; `agent_error`, the agent ended the turn in an error that was shown to the user (the
-   * turn itself completes, as upstream). Absent on a context that counts nothing.
+   * turn itself completes, as upstream); `answer`, the event answered a question asked in the chat
+   * (or was a tap answered itself): no turn ran, it counts as an answer. Absent on a context that
+   * counts nothing.
    */
   note?(fact: TurnFact): void;
 }

@@ -110,6 +110,8 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   #suppressed = false;
   #redelivery = false;
   #agentError = false;
+  /** The handler took the event as an answer to a question (`note("answer")`): no turn ran. */
+  #answer = false;
   #ended = false;
   #stageOpen = true;
   /** Values the stage let through whose triage or handler has not finished. */
@@ -173,6 +175,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
 
   note(fact: TurnFact): void {
     if (fact === "duplicate") this.#redelivery = true;
+    else if (fact === "answer") this.#answer = true;
     else this.#agentError = true;
   }
 
@@ -288,7 +291,10 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     this.#options.onSettled({ sessionKey: this.#key, event_id, ok: ok || repeated });
     const durationMs = this.#timed ? this.scheduler.now() - this.#startedAt : 0;
     this.#count(ok, repeated, durationMs);
-    if (ok) {
+    if (ok && this.#answer) {
+      // No turn ran: the question desk logged what the answer did.
+      if (this.#levels.debug) this.#options.logger.debug({ sessionKey: this.#key, event_id, durationMs }, "answer settled");
+    } else if (ok) {
       // Its fields are built only when the line is written: it is the one line of every turn.
       if (this.#levels.info) this.#options.logger.info({ sessionKey: this.#key, event_id, durationMs }, "turn complete");
     } else if (repeated) this.logger.info({ reason: "already_delivered", deliveryCount: this.#messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
@@ -299,7 +305,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   /** Once per settled turn: each of its events counts once, by what became of it, and a turn that ran (or failed to) counts as a turn. */
   #count(ok: boolean, repeated: boolean, durationMs: number): void {
     const { instruments = noInstruments } = this.#options;
-    const fate = eventFate({ ok, repeated, redelivery: this.#redelivery, handled: this.#handled, suppressed: this.#suppressed });
+    const fate = eventFate({ ok, repeated, redelivery: this.#redelivery, handled: this.#handled, suppressed: this.#suppressed, answer: this.#answer });
     instruments.events(fate, this.#messages.length);
     if (fate === "turn") instruments.turnSettled(turnOutcome(ok, this.#agentError), durationMs / 1000);
   }

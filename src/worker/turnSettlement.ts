@@ -20,11 +20,14 @@ export interface SettledFacts {
   readonly handled: boolean;
   /** Triage suppressed it. */
   readonly suppressed: boolean;
+  /** The handler took it as an answer to a question asked in the chat (`note("answer")`), not a turn. */
+  readonly answer?: boolean;
 }
 
 /** Where a settled turn's events ended up, each counting once. */
-export function eventFate(facts: SettledFacts): Extract<EventOutcome, "turn" | "duplicate" | "suppressed" | "dropped"> {
+export function eventFate(facts: SettledFacts): Extract<EventOutcome, "turn" | "answer" | "duplicate" | "suppressed" | "dropped"> {
   if (facts.repeated || (facts.redelivery && facts.ok)) return "duplicate";
+  if (facts.answer === true && facts.ok) return "answer";
   // A failure before any handler (a stage that threw, no agent wired) is a failed turn all the same.
   if (facts.handled || !facts.ok) return "turn";
   return facts.suppressed ? "suppressed" : "dropped";

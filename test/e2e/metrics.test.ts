@@ -50,7 +50,7 @@ describe.each(stackBuses())("/metrics after real turns (%s bus)", (bus) => {
     const url = metricsUrl(s);
     const before = await scrape(url);
     // Every labelled series exists at 0 before anything happened.
-    for (const outcome of ["turn", "skipped", "untrusted", "duplicate", "suppressed", "debounced", "dropped", "invalid"]) {
+    for (const outcome of ["turn", "answer", "skipped", "untrusted", "duplicate", "suppressed", "debounced", "dropped", "invalid"]) {
       expect(before.get("turnstream_events_total", { outcome })).toBe(0);
     }
     expect(before.get("turnstream_turns_total", { mode: "text", outcome: "completed" })).toBe(0);

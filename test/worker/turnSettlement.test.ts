@@ -20,6 +20,9 @@ describe("turnSettlement", () => {
   it("counts a turn's events by what became of them", () => {
     expect(eventFate(facts({}))).toBe("turn");
     expect(eventFate(facts({ ok: false }))).toBe("turn");
+    // An answer to a question asked in the chat: no turn ran (a failed one counts as a turn all the same).
+    expect(eventFate(facts({ answer: true }))).toBe("answer");
+    expect(eventFate(facts({ answer: true, ok: false }))).toBe("turn");
     // A failure before any handler is a failed turn all the same.
     expect(eventFate(facts({ ok: false, handled: false }))).toBe("turn");
     expect(eventFate(facts({ ok: false, repeated: true }))).toBe("duplicate");

@@ -94,6 +94,8 @@ export class QuestionDesk implements AskRunHost {
   /** Takes an answer `claims` said is one: the question it answers moves on, or the person is told why not (where the platform can). */
   answer(event: GatewayEvent, context: TurnContext): Observable<never> {
     return defer(() => {
+      // No turn runs for it, whatever it answers: it counts as an answer, not a turn.
+      context.note?.("answer");
       const key = sessionKey(event);
       const open = this.#open.get(key);
       if (event.tap !== undefined) return this.#tap(event, event.tap.data, open, context);
