@@ -1,4 +1,6 @@
 import type { ReplyToolOptions } from "../agent/replyTool.js";
+// One spelling of the server's name: the agent kit finds the entry by it.
+import { TURNSTREAM_SERVER_NAME } from "../agent/turnstreamServer.js";
 import type { Config } from "../config/index.js";
 
 /** What the `reply` tool offers a session: the agent kit's tool options, and the envelope schema its calls render to. */
@@ -15,7 +17,7 @@ export interface ReplyToolSpec extends ReplyToolOptions {
 }
 
 /** The MCP server's name in `mcpServers`: agents prefix the tool with it (`mcp__turnstream__reply`). */
-export const REPLY_SERVER_NAME = "turnstream";
+export const REPLY_SERVER_NAME = TURNSTREAM_SERVER_NAME;
 
 /**
  * The session's `turnstream` MCP server as `[delivery]` and `[agent]` call for it: the `reply` tool
