@@ -47,6 +47,8 @@ const DONE: SendReceipt = { messageId: "tg_done" };
  * `sendMessage` (never rich: the edit that takes the buttons away once answered needs a text
  * message) and on `editMessageText`, where `choices: []` sends an empty one, which removes the
  * buttons, and no `choices` sends back the buttons this edge put there (`MessageKeyboards`).
+ * A `plainText` message (a question's, quoting the command an agent wants to run) goes, and is
+ * edited, without `parse_mode` and never rich: Telegram shows its `*`, `_` and backticks as written.
  */
 export class BotReplies {
   readonly #api: Api;
@@ -101,12 +103,12 @@ export class BotReplies {
           if (keyboard !== undefined) this.#keyboards.set(`${message.channel.id}:${receipt.messageId}`, keyboard);
           return receipt;
         };
-        const plain = () => this.#markdownFirst(text, (markdown) => this.#api.sendMessage(chat, text, { ...where, ...markdown }, signal())).then(receiptOf).then(sent);
+        const plain = () => this.#formatted(message, (markdown) => this.#api.sendMessage(chat, text, { ...where, ...markdown }, signal())).then(receiptOf).then(sent);
         // Upstream also sends a text over 4096 characters rich; the broker splits replies at
         // Telegram's 4096 before they reach the port, so that never arises here. A message with
         // buttons is never rich: its buttons are taken away by `editMessageText` once answered,
-        // which edits a text message, not a rich one.
-        if (!this.#richMessages || keyboard !== undefined || !isComplexMarkdown(text)) return plain();
+        // which edits a text message, not a rich one. A plain-text one neither: its Markdown is not to be read.
+        if (!this.#richMessages || message.plainText === true || keyboard !== undefined || !isComplexMarkdown(text)) return plain();
         return this.#api.sendRichMessage(chat, { markdown: text }, where, signal()).then(receiptOf, (err: unknown) => {
           const failure = botApiFailure(err);
           if (!fallsBackToPlain(failure)) throw this.#sendError("sendRichMessage", err);
@@ -124,7 +126,7 @@ export class BotReplies {
           this.#keyboards.set(key, keyboard !== undefined && hasButtons(keyboard) ? keyboard : undefined);
           return { messageId: message.reply_to };
         };
-        return this.#markdownFirst(text, (markdown) => this.#api.editMessageText(chat, target, text, { ...markdown, ...markup }, signal())).then(edited, (err: unknown) => {
+        return this.#formatted(message, (markdown) => this.#api.editMessageText(chat, target, text, { ...markdown, ...markup }, signal())).then(edited, (err: unknown) => {
           // The message already shows this text and these buttons: what the edit wanted is there.
           if (isNotModified(botApiFailure(err))) return edited();
           throw err;
@@ -169,6 +171,11 @@ export class BotReplies {
     await this.#api.setMessageReaction(chat, target, call.set.map((shown) => ({ type: "emoji" as const, emoji: shown as ReactionTypeEmoji["emoji"] })), undefined, signal());
     this.#reactions.set(key, call.set[0]);
     return { messageId: message.reply_to };
+  }
+
+  /** The call as the message is to be read: as written (`plainText`: no parse mode, so no retry either), else Markdown first. */
+  #formatted<T>(message: OutboundMessage, call: (markdown: { parse_mode?: "Markdown" }) => Promise<T>): Promise<T> {
+    return message.plainText === true ? call({}) : this.#markdownFirst(message.content.text, call);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { OutboundChoice, OutboundCommand, OutboundMessage, SendReceipt } fr
 import { SendError } from "../../../src/wire/index.js";
 
 /** A reply (or, with `command`, a command) to a chat, as the worker hands it to the port. */
-export function reply(chat: number, text: string, fields: { thread?: number; reply_to?: string; quote?: string; command?: OutboundCommand; choices?: readonly OutboundChoice[] } = {}): OutboundMessage {
+export function reply(chat: number, text: string, fields: { thread?: number; reply_to?: string; quote?: string; command?: OutboundCommand; choices?: readonly OutboundChoice[]; plainText?: true } = {}): OutboundMessage {
   return {
     reply_to: fields.reply_to ?? "tg1",
     platform: "telegram",
@@ -11,6 +11,7 @@ export function reply(chat: number, text: string, fields: { thread?: number; rep
     ...(fields.quote === undefined ? {} : { quote_message_id: fields.quote }),
     ...(fields.command === undefined ? {} : { command: fields.command }),
     ...(fields.choices === undefined ? {} : { choices: fields.choices }),
+    ...(fields.plainText === undefined ? {} : { plainText: fields.plainText }),
   };
 }
 
