@@ -3,6 +3,7 @@ import type { QuestionEvent } from "../../../operators/delivery/agentEvent.js";
 import type { OutboundChoice, OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import type { GatewaySender } from "../../../operators/ingress/gatewayEvent.js";
 import { choiceData } from "../../../operators/ask/choiceData.js";
+import { labelText } from "../../../operators/ask/labelText.js";
 import type { Question, QuestionOutcome } from "../../../operators/ask/question.js";
 import { outcomeLine, questionBody, questionHint, toggleLabel, type QuestionClosing, type QuestionStyle } from "../../../operators/ask/questionText.js";
 import { namesMessage } from "../delivery/messageChange.js";
@@ -39,9 +40,28 @@ export interface AskRunHost {
   newAskId(): string;
 }
 
-/** Who a person is in the chat, for "chosen by" and "only … can answer". */
+/** Longest name shown for a person ("chosen by", "only … can answer"). */
+const PERSON_NAME_CHARS = 64;
+
+/** Who a person is in the chat, for "chosen by" and "only … can answer": the platform's name for them (untrusted), one clean bounded line. */
 export function personName(sender: GatewaySender): string {
-  return sender.display_name !== "" ? sender.display_name : sender.name !== "" ? sender.name : sender.id;
+  const name = sender.display_name.trim() !== "" ? sender.display_name : sender.name.trim() !== "" ? sender.name : sender.id;
+  return labelText(name, PERSON_NAME_CHARS);
+}
+
+/** What a run is asked to do, and where. */
+export interface AskRunOptions {
+  readonly sessionKey: string;
+  readonly asked: QuestionEvent;
+  readonly context: TurnContext;
+  /** The conversation and the event the question answers. */
+  readonly where: Pick<OutboundMessage, "reply_to" | "platform" | "channel">;
+  /** The person whose message started the turn; absent for a turn no one started. */
+  readonly requester: GatewaySender | undefined;
+  /** Only the requester may answer (`permission_answerers = "requester"`): the hint says so. */
+  readonly onlyRequester: boolean;
+  /** Completed once the run is settled. */
+  readonly subscriber: Subscriber<never>;
 }
 
 /**
@@ -66,7 +86,7 @@ export class AskRun {
   #current: OpenQuestion | undefined;
   #over = false;
 
-  constructor(host: AskRunHost, options: { sessionKey: string; asked: QuestionEvent; context: TurnContext; where: Pick<OutboundMessage, "reply_to" | "platform" | "channel">; requester: GatewaySender | undefined; onlyRequester: boolean; subscriber: Subscriber<never> }) {
+  constructor(host: AskRunHost, options: AskRunOptions) {
     this.#host = host;
     this.#sessionKey = options.sessionKey;
     this.#asked = options.asked;

@@ -254,3 +254,15 @@ describe("QuestionDesk", () => {
     expect(r.records.find((x) => x.msg === "question not asked")).toMatchObject({ reason: "send_failed", code: "rejected" });
   });
 });
+
+describe("personName", () => {
+  it("shows a platform's name for a person as one clean bounded line", async () => {
+    const { personName } = await import("../../../src/turn/questions/askRun.js");
+    expect(personName({ id: "u1", name: "ann", display_name: "Ann", is_bot: false })).toBe("Ann");
+    expect(personName({ id: "u1", name: "ann", display_name: "  ", is_bot: false })).toBe("ann");
+    expect(personName({ id: "u1", name: "", display_name: "", is_bot: false })).toBe("u1");
+    const hostile = personName({ id: "u1", name: "x", display_name: `\u001b[31mEve\u202e${"!".repeat(500)}\n`, is_bot: false });
+    expect(hostile).not.toMatch(/[\u0000-\u001f\u202e]/u);
+    expect(Array.from(hostile).length).toBeLessThanOrEqual(64);
+  });
+});
