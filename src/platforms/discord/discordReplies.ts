@@ -6,6 +6,7 @@ import type { Logger } from "../../log/logger.js";
 import { SendError } from "../../wire/index.js";
 import { componentsOf, type ButtonRow } from "./buttonRow.js";
 import { DISCORD_MESSAGE_LIMIT } from "./discordCapabilities.js";
+import { plainPart, plainParts } from "./plainParts.js";
 import { refusalOf, sendErrorOf } from "./sendErrorOf.js";
 import { conversationChannel, targetChannels } from "./replyTarget.js";
 import { readTapHandle } from "./tapHandle.js";
@@ -26,6 +27,11 @@ const PUBLIC_THREAD = 11;
  * should not let an agent ping a whole server).
  */
 const ALLOWED_MENTIONS: APIAllowedMentions = { parse: [AllowedMentionsTypes.User, AllowedMentionsTypes.Role] };
+/**
+ * Who a plain text may ping: nobody. It quotes what an agent wants to run, `<@id>` and `@everyone`
+ * included; the escapes change what Discord shows, and this what it notifies.
+ */
+const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 
 /**
  * The broker's reply operations as Discord REST calls, each answered as the gateway acks one (a
@@ -36,6 +42,8 @@ const ALLOWED_MENTIONS: APIAllowedMentions = { parse: [AllowedMentionsTypes.User
  * `quote_message_id` when there is one; its id as the message id) and "typing…".
  * `choices` are a row of buttons under a message or an edit (`buttonRow.ts`); `answer_tap` an
  * ephemeral follow-up through the tapped interaction's webhook (`tapHandle.ts`).
+ * A `plainText` message (a question's) is shown as written: its Markdown escaped (`escapeMarkdown.ts`),
+ * no one pinged; on a send, an edit and a tap's notice.
  * `noteSent` hears where each message went (the port's participation cache).
  */
 export class DiscordReplies {
@@ -64,12 +72,16 @@ export class DiscordReplies {
     const channel = conversationChannel(message);
     const text = message.content.text;
     switch (message.command) {
-      case undefined:
-        return this.#post(channel, text, message.quote_message_id, componentsOf(message));
+      case undefined: {
+        const parts = message.plainText === true ? plainParts(text, DISCORD_MESSAGE_LIMIT) : splitMessage(text, DISCORD_MESSAGE_LIMIT);
+        return this.#post(channel, parts, mentionsOf(message), message.quote_message_id, componentsOf(message));
+      }
       case "edit_message": {
         const target = snowflake(message, message.reply_to);
         const components = componentsOf(message);
-        const body = { content: text, allowed_mentions: ALLOWED_MENTIONS, ...(components === undefined ? {} : { components }) };
+        // An edit is one message: a plain text escaped past the limit loses its end (the broker's questions are far shorter).
+        const content = message.plainText === true ? plainPart(text, DISCORD_MESSAGE_LIMIT) : text;
+        const body = { content, allowed_mentions: mentionsOf(message), ...(components === undefined ? {} : { components }) };
         await this.#onTarget(message, target, (where) => this.#api.channels.editMessage(where, target, body));
         return { messageId: target };
       }
@@ -110,23 +122,23 @@ export class DiscordReplies {
     if (handle === undefined) throw new SendError("rejected", "answer_tap: reply_to is not a Discord tap handle");
     const text = message.content.text;
     if (text === "") return TAP_ANSWERED;
-    const content = [...text].slice(0, DISCORD_MESSAGE_LIMIT).join("");
+    const content = message.plainText === true ? plainPart(text, DISCORD_MESSAGE_LIMIT) : [...text].slice(0, DISCORD_MESSAGE_LIMIT).join("");
     await this.#api.interactions.followUp(handle.applicationId, handle.token, { content, flags: MessageFlags.Ephemeral, allowed_mentions: { parse: [] } });
     return TAP_ANSWERED;
   }
 
   /**
    * A text over Discord's 2000 characters (the broker splits replies before they come, so only
-   * one sent as is) goes as several messages: the quote on the first, the buttons on the last,
-   * whose id is the receipt's (the message a tap names and the edit that answers it acts on). A
-   * failure part-way leaves the parts before it posted, and is answered as that part's failure.
+   * one sent as is, or a plain text its escapes lengthened) goes as several messages: the quote
+   * on the first, the buttons on the last, whose id is the receipt's (the message a tap names and
+   * the edit that answers it acts on). A failure part-way leaves the parts before it posted, and
+   * is answered as that part's failure.
    */
-  async #post(channel: string, text: string, quote: string | undefined, components: readonly ButtonRow[] | undefined): Promise<SendReceipt> {
-    const parts = splitMessage(text, DISCORD_MESSAGE_LIMIT);
+  async #post(channel: string, parts: readonly string[], mentions: APIAllowedMentions, quote: string | undefined, components: readonly ButtonRow[] | undefined): Promise<SendReceipt> {
     let sent: SendReceipt | undefined;
     for (const [index, part] of parts.entries()) {
       const last = index === parts.length - 1;
-      const body = { content: part, allowed_mentions: ALLOWED_MENTIONS, ...(last && components !== undefined && components.length > 0 ? { components: [...components] } : {}) };
+      const body = { content: part, allowed_mentions: mentions, ...(last && components !== undefined && components.length > 0 ? { components: [...components] } : {}) };
       sent = await this.#postOne(channel, body, index === 0 ? quote : undefined);
     }
     return sent!;
@@ -165,6 +177,10 @@ export class DiscordReplies {
 }
 
 const SNOWFLAKE = /^\d{1,20}$/;
+
+function mentionsOf(message: OutboundMessage): APIAllowedMentions {
+  return message.plainText === true ? NO_MENTIONS : ALLOWED_MENTIONS;
+}
 
 /** The message a command acts on; refused without a call when it is no Discord message id. */
 function snowflake(message: OutboundMessage, id: string): string {

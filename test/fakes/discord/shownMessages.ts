@@ -2,6 +2,7 @@ import type { APIMessage } from "@discordjs/core";
 import { messageObject } from "./apiObjects.js";
 import type { ChannelRecord } from "./channels.js";
 import { isEphemeral } from "./messagePosting.js";
+import { shownText, type MentionNames } from "./shownText.js";
 import type { World } from "./world.js";
 
 /** What a channel shows now, one line per message still there, oldest first. */
@@ -10,6 +11,8 @@ export interface ShownMessage {
   readonly authorId: string;
   readonly fromBot: boolean;
   readonly content: string;
+  /** What a person reads: `content` as Discord's client renders its Markdown and mentions (`shownText`). */
+  readonly shown: string;
   /** Its content before each edit, oldest first. */
   readonly earlierContents: readonly string[];
   readonly edits: number;
@@ -38,6 +41,15 @@ export interface ThreadView {
 }
 
 export function shownMessages(world: World, channel: ChannelRecord): ShownMessage[] {
+  const guild = channel.guildId === undefined ? undefined : world.directory.findGuild(channel.guildId);
+  const names: MentionNames = {
+    user: (id) => {
+      const user = world.directory.user(id);
+      return user === undefined ? undefined : (guild?.members.get(id)?.nick ?? user.global_name ?? user.username);
+    },
+    role: (id) => guild?.roles.get(id)?.name,
+    channel: (id) => world.channels.find(id)?.name ?? undefined,
+  };
   return [...channel.messages.values()]
     .filter((message) => !message.deleted)
     .map((message) => ({
@@ -45,6 +57,7 @@ export function shownMessages(world: World, channel: ChannelRecord): ShownMessag
       authorId: message.authorId,
       fromBot: message.authorId === world.bot.id,
       content: message.content,
+      shown: shownText(message.content, names),
       earlierContents: [...message.earlierContents],
       edits: message.earlierContents.length,
       reactions: [...message.reactions].filter(([, reaction]) => reaction.users.has(world.bot.id)).map(([key]) => key),
