@@ -7,9 +7,10 @@ import { isPlaceholderId } from "../state/ledgerRecord.js";
 import { SendError } from "../wire/index.js";
 import { changeIn, namesMessage } from "./delivery/messageChange.js";
 
-// The streaming messages ("…" placeholders) a turn's attempts post to edit in place, as the
-// delivery ledger keeps them: an attempt whose worker died leaves its message stale, and the
-// re-run (`ledgerSend`) finds it in the ledger and deletes it.
+// The streaming messages ("…" placeholders) a turn's attempts post to edit in place, and the
+// questions they ask in the chat, as the delivery ledger keeps them: an attempt whose worker died
+// leaves them stale, and the re-run (`ledgerSend`) finds them in the ledger, deletes the one and
+// marks the other expired.
 
 /** Placeholder ids the earlier attempts recorded, each once. */
 export function stalePlaceholders(priors: readonly (LedgerRecord | undefined)[]): string[] {
@@ -21,25 +22,10 @@ export function stalePlaceholders(priors: readonly (LedgerRecord | undefined)[])
  * stays is untidy, and the reply must still go out. Logs how many went, and each that did not.
  */
 export function deleteStale(send: Send, first: OutboundMessage, ids: readonly string[], logger: Logger): Observable<never> {
-  if (ids.length === 0) return EMPTY;
-  let deleted = 0;
-  const each = ids.map((id) =>
-    defer(() => send(changeIn(first, id, undefined))).pipe(
-      tap(() => void (deleted += 1)),
-      ignoreElements(),
-      catchError((err: unknown) => {
-        logger.warn({ reason: "stale_placeholder_delete_failed", code: err instanceof SendError ? err.code : "send_failed", err }, "interrupted attempt's streaming message not deleted");
-        return EMPTY;
-      }),
-    ),
-  );
-  return concat(
-    ...each,
-    defer(() => {
-      if (deleted > 0) logger.info({ reason: "stale_placeholder", deleted, total: ids.length }, "interrupted attempt's streaming message deleted");
-      return EMPTY;
-    }),
-  );
+  return changeEachStale(send, ids, (id) => changeIn(first, id, undefined), logger, {
+    failed: { reason: "stale_placeholder_delete_failed", msg: "interrupted attempt's streaming message not deleted" },
+    done: { reason: "stale_placeholder", count: "deleted", msg: "interrupted attempt's streaming message deleted" },
+  });
 }
 
 /** Question ids the earlier attempts recorded, each once. */
@@ -56,14 +42,28 @@ export const EXPIRED_QUESTION_TEXT = "⌛ Expired: the worker that asked this st
  * showing is untidy, and the reply must still go out. Logs how many, and each that failed.
  */
 export function expireStale(send: Send, first: OutboundMessage, ids: readonly string[], logger: Logger): Observable<never> {
+  return changeEachStale(send, ids, (id) => ({ ...changeIn(first, id, EXPIRED_QUESTION_TEXT), choices: [], plainText: true }), logger, {
+    failed: { reason: "stale_question_expire_failed", msg: "interrupted attempt's question not marked expired" },
+    done: { reason: "stale_question", count: "expired", msg: "interrupted attempt's question marked expired" },
+  });
+}
+
+/** The lines a pass over stale messages writes: one per failure, one for how many were changed. */
+interface StaleLines {
+  readonly failed: { readonly reason: string; readonly msg: string };
+  readonly done: { readonly reason: string; readonly count: string; readonly msg: string };
+}
+
+/** Sends `change(id)` for each id, one after another, a failure logged and passed over; then the count, when any went. */
+function changeEachStale(send: Send, ids: readonly string[], change: (id: string) => OutboundMessage, logger: Logger, lines: StaleLines): Observable<never> {
   if (ids.length === 0) return EMPTY;
-  let expired = 0;
+  let changed = 0;
   const each = ids.map((id) =>
-    defer(() => send({ ...changeIn(first, id, EXPIRED_QUESTION_TEXT), choices: [], plainText: true })).pipe(
-      tap(() => void (expired += 1)),
+    defer(() => send(change(id))).pipe(
+      tap(() => void (changed += 1)),
       ignoreElements(),
       catchError((err: unknown) => {
-        logger.warn({ reason: "stale_question_expire_failed", code: err instanceof SendError ? err.code : "send_failed", err }, "interrupted attempt's question not marked expired");
+        logger.warn({ reason: lines.failed.reason, code: err instanceof SendError ? err.code : "send_failed", err }, lines.failed.msg);
         return EMPTY;
       }),
     ),
@@ -71,7 +71,7 @@ export function expireStale(send: Send, first: OutboundMessage, ids: readonly st
   return concat(
     ...each,
     defer(() => {
-      if (expired > 0) logger.info({ reason: "stale_question", expired, total: ids.length }, "interrupted attempt's question marked expired");
+      if (changed > 0) logger.info({ reason: lines.done.reason, [lines.done.count]: changed, total: ids.length }, lines.done.msg);
       return EMPTY;
     }),
   );
