@@ -1,22 +1,10 @@
-import { MessageFlags, type API, type APIChatInputApplicationCommandInteraction } from "@discordjs/core";
-import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
-import type { Logger } from "../../log/logger.js";
-import type { ChannelDirectory } from "./channelDirectory.js";
+import { MessageFlags, type APIChatInputApplicationCommandInteraction } from "@discordjs/core";
 import { isDeniedUser } from "./deniedUser.js";
 import { channelAllowed } from "./detectThread.js";
 import { conversationOf, interactionChannelKind } from "./interactionChannel.js";
-import type { MessageGates } from "./messageVerdict.js";
+import type { InteractionIntakeOptions } from "./interactionIntakeOptions.js";
 import { refusalOf } from "./sendErrorOf.js";
 import { SLASH_COMMANDS, slashAcknowledgement, slashEvent, slashReading } from "./slashCommands.js";
-
-export interface SlashIntakeOptions {
-  readonly api: API;
-  readonly logger: Logger;
-  readonly gates: MessageGates;
-  readonly channels: ChannelDirectory;
-  readonly botId: () => string | undefined;
-  readonly emit: (event: GatewayEvent) => void;
-}
 
 /**
  * `/cancel` and `/reset` (§2.9): registered on every READY, globally and in each guild (a guild's
@@ -27,9 +15,9 @@ export interface SlashIntakeOptions {
  * "interaction failed" (it allows 3 s).
  */
 export class SlashIntake {
-  readonly #options: SlashIntakeOptions;
+  readonly #options: InteractionIntakeOptions;
 
-  constructor(options: SlashIntakeOptions) {
+  constructor(options: InteractionIntakeOptions) {
     this.#options = options;
   }
 

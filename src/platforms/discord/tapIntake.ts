@@ -1,22 +1,10 @@
-import { MessageFlags, type API, type APIMessageComponentButtonInteraction } from "@discordjs/core";
-import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
-import type { Logger } from "../../log/logger.js";
-import type { ChannelDirectory } from "./channelDirectory.js";
+import { MessageFlags, type APIMessageComponentButtonInteraction } from "@discordjs/core";
 import { interactionChannelKind } from "./interactionChannel.js";
-import type { MessageGates } from "./messageVerdict.js";
+import type { InteractionIntakeOptions } from "./interactionIntakeOptions.js";
 import { refusalOf } from "./sendErrorOf.js";
 import { tapEvent } from "./tapEvent.js";
 import { validTapHandle, type TapHandle } from "./tapHandle.js";
 import { tapVerdict } from "./tapVerdict.js";
-
-export interface TapIntakeOptions {
-  readonly api: API;
-  readonly logger: Logger;
-  readonly gates: MessageGates;
-  readonly channels: ChannelDirectory;
-  readonly botId: () => string | undefined;
-  readonly emit: (event: GatewayEvent) => void;
-}
 
 /** What a person the gates refuse sees, only them, after tapping. */
 export const TAP_REFUSED_NOTICE = "⚠️ This bot does not take answers from you here.";
@@ -33,9 +21,9 @@ const SNOWFLAKE = /^\d{1,20}$/;
  * malformed one is dropped with its reason.
  */
 export class TapIntake {
-  readonly #options: TapIntakeOptions;
+  readonly #options: InteractionIntakeOptions;
 
-  constructor(options: TapIntakeOptions) {
+  constructor(options: InteractionIntakeOptions) {
     this.#options = options;
   }
 
