@@ -1,4 +1,4 @@
-import type { ActionsBlock, Button, KnownBlock } from "@slack/web-api";
+import type { ActionsBlock, Button, KnownBlock, SectionBlock } from "@slack/web-api";
 import type { OutboundChoice } from "../../../operators/delivery/outboundMessage.js";
 import { SendError } from "../../wire/index.js";
 import { sectionTexts } from "./sectionTexts.js";
@@ -34,11 +34,19 @@ export interface ChoiceMessage {
  * text too long for 50 blocks.
  */
 export function choiceMessage(mrkdwn: string, choices: readonly OutboundChoice[]): ChoiceMessage {
-  const sections = sectionTexts(mrkdwn);
-  if (sections.length + 1 > BLOCKS_PER_MESSAGE) throw new SendError("rejected", `choices: the text needs ${sections.length} sections; Slack allows ${BLOCKS_PER_MESSAGE - 1} beside the buttons`);
-  const blocks: KnownBlock[] = sections.map((text) => ({ type: "section", text: { type: "mrkdwn", text } }));
-  blocks.push(actionsBlock(choices));
-  const fallback = cut(mrkdwn, FALLBACK_TEXT_LIMIT);
+  const sections = sectionTexts(mrkdwn).map((text): SectionBlock => ({ type: "section", text: { type: "mrkdwn", text } }));
+  return blockMessage(sections, cut(mrkdwn, FALLBACK_TEXT_LIMIT), choices);
+}
+
+/**
+ * Text sections, then the buttons' `actions` block when there are choices (`choiceMessage`'s
+ * rules), with `fallback` as the notification text unless it is blank.
+ */
+export function blockMessage(sections: readonly SectionBlock[], fallback: string, choices: readonly OutboundChoice[]): ChoiceMessage {
+  const room = choices.length > 0 ? BLOCKS_PER_MESSAGE - 1 : BLOCKS_PER_MESSAGE;
+  if (sections.length > room) throw new SendError("rejected", `choices: the text needs ${sections.length} sections; Slack allows ${room}${choices.length > 0 ? " beside the buttons" : ""}`);
+  const blocks: KnownBlock[] = [...sections];
+  if (choices.length > 0) blocks.push(actionsBlock(choices));
   return fallback.trim() === "" ? { blocks } : { text: fallback, blocks };
 }
 

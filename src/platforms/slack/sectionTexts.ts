@@ -12,10 +12,14 @@ const REOPEN_FENCE = `${FENCE}\n`;
  * pair). A code block cut in two is closed at the end of one section and opened again at the start
  * of the next, so the second half still shows as code. Parts that are only whitespace are left out
  * (Slack refuses an empty section); an empty text gives none.
+ *
+ * With `fences: false` (an escaped plain text, for `plain_text` sections) a fence is three
+ * backticks like any others: nothing is added, as plain text would show the added fences.
  */
-export function sectionTexts(mrkdwn: string, limit = SECTION_TEXT_LIMIT): string[] {
+export function sectionTexts(text: string, limit = SECTION_TEXT_LIMIT, options: { readonly fences?: boolean } = {}): string[] {
+  const fences = options.fences ?? true;
   // Room for a fence closed at the end and opened again at the start of every part.
-  const budget = Math.max(1, limit - CLOSE_FENCE.length - REOPEN_FENCE.length);
+  const budget = fences ? Math.max(1, limit - CLOSE_FENCE.length - REOPEN_FENCE.length) : limit;
   const parts: string[] = [];
   let current: string[] | undefined;
   let currentLength = 0;
@@ -23,14 +27,14 @@ export function sectionTexts(mrkdwn: string, limit = SECTION_TEXT_LIMIT): string
   let inFence = false;
   const flush = () => {
     if (current !== undefined) {
-      const text = current.join("");
-      if (text.trim() !== "") parts.push(`${startsInFence ? REOPEN_FENCE : ""}${text}${inFence ? CLOSE_FENCE : ""}`);
+      const part = current.join("");
+      if (part.trim() !== "") parts.push(`${startsInFence ? REOPEN_FENCE : ""}${part}${inFence ? CLOSE_FENCE : ""}`);
     }
     current = undefined;
     currentLength = 0;
     startsInFence = inFence;
   };
-  for (const line of mrkdwn.split("\n")) {
+  for (const line of text.split("\n")) {
     cutLine(Array.from(line), budget).forEach((piece, index) => {
       const joinsLine = index === 0 && current !== undefined;
       if (current === undefined || !joinsLine || currentLength + 1 + piece.length > budget) {
@@ -42,7 +46,7 @@ export function sectionTexts(mrkdwn: string, limit = SECTION_TEXT_LIMIT): string
       current.push("\n", piece.join(""));
       currentLength += 1 + piece.length;
     });
-    if (line.trimStart().startsWith(FENCE)) inFence = !inFence;
+    if (fences && line.trimStart().startsWith(FENCE)) inFence = !inFence;
   }
   // The last part is left as written: a fence the text never closed is not closed here either.
   inFence = false;

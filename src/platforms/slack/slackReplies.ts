@@ -1,9 +1,10 @@
 import type { WebClient } from "@slack/web-api";
-import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import type { OutboundChoice, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import type { Logger } from "../../log/logger.js";
 import { SendError } from "../../wire/index.js";
-import { choiceMessage } from "./choiceBlocks.js";
+import { choiceMessage, type ChoiceMessage } from "./choiceBlocks.js";
 import { markdownToMrkdwn } from "./markdownToMrkdwn.js";
+import { plainBlocks, plainPost } from "./plainMessage.js";
 import { slackReactionName } from "./reactionNames.js";
 import { sendErrorOf } from "./sendErrorOf.js";
 import { failureDetail, slackApiFailure } from "./slackApiFailure.js";
@@ -23,10 +24,11 @@ const REACTION_ALREADY: ReadonlySet<string> = new Set(["already_reacted", "no_re
  * receipt with the message's `ts`, or a `SendError`): a message (`chat.postMessage` into its thread,
  * `thread_ts`), an edit (`chat.update`), a delete (`chat.delete`), a reaction (`reactions.add` /
  * `reactions.remove` by short name; `already_reacted` / `no_reaction` are success, as upstream).
- * Text is converted from Markdown to mrkdwn. Slack has no quote-reply (the answer is in the thread
- * anyway) and no topics: a `quote_message_id` is ignored; `create_topic` for a message (`quote_message_id`) answers
- * its ts (the thread under it is the conversation), without one it is refused. "typing…" is
- * answered done without a call: Slack gives bots no typing indicator outside assistant mode.
+ * Text is converted from Markdown to mrkdwn (a `plainText` message is not: below). Slack has no
+ * quote-reply (the answer is in the thread anyway) and no topics: a `quote_message_id` is ignored;
+ * `create_topic` for a message (`quote_message_id`) answers its ts (the thread under it is the
+ * conversation), without one it is refused. "typing…" is answered done without a call: Slack gives
+ * bots no typing indicator outside assistant mode.
  *
  * Buttons (`choices`) make a message Block Kit (`choiceMessage`: the text as sections, then the
  * buttons), `text` staying as the notification fallback. An edit with `choices: []` sends
@@ -35,6 +37,13 @@ const REACTION_ALREADY: ReadonlySet<string> = new Set(["already_reacted", "no_re
  * so on a message with buttons it changes only the fallback: the worker edits such a message with
  * its `choices` (the same ones, or `[]`). `answer_tap` posts its notice with `chat.postEphemeral`
  * to the person who tapped, where they tapped (`readTapId`); an empty notice is no call.
+ *
+ * A `plainText` message (every message of a question asked in the chat) is shown exactly as
+ * written, Markdown not converted and `&`, `<`, `>` escaped (`plainMessage.ts`): a post is its text
+ * with `mrkdwn: false`, or `plain_text` sections and the buttons; an edit and a notice are always
+ * `plain_text` sections (with the edit's buttons, if any), since `chat.update` and
+ * `chat.postEphemeral` take no `mrkdwn` — so a plain edit without `choices` leaves no buttons,
+ * where the text alone would change only the fallback under them.
  */
 export class SlackReplies {
   readonly #web: WebClient;
@@ -66,16 +75,14 @@ export class SlackReplies {
     switch (message.command) {
       case undefined: {
         const thread = threadOf(message);
-        const text = markdownToMrkdwn(message.content.text);
-        const content = message.choices !== undefined && message.choices.length > 0 ? choiceMessage(text, message.choices) : { text };
+        const content = message.plainText === true ? plainPost(message.content.text, message.choices) : markdownPost(message.content.text, message.choices);
         const posted = await this.#web.chat.postMessage({ channel, ...content, ...(thread === undefined ? {} : { thread_ts: thread }) });
         if (typeof posted.ts !== "string") throw new SendError("unknown", "Slack answered chat.postMessage without a ts");
         return { messageId: posted.ts };
       }
       case "edit_message": {
         const ts = targetOf(message);
-        const text = markdownToMrkdwn(message.content.text);
-        const content = message.choices === undefined ? { text } : message.choices.length === 0 ? { text, blocks: [] } : choiceMessage(text, message.choices);
+        const content = message.plainText === true ? plainBlocks(message.content.text, message.choices) : markdownEdit(message.content.text, message.choices);
         await this.#web.chat.update({ channel, ts, ...content });
         return { messageId: message.reply_to };
       }
@@ -94,7 +101,9 @@ export class SlackReplies {
         const tap = readTapId(message.reply_to);
         if (tap === undefined) throw new SendError("rejected", `answer_tap: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Slack tap id`);
         const notice = message.content.text;
-        if (notice.trim() !== "") await this.#web.chat.postEphemeral({ channel: tap.channel, user: tap.user, text: markdownToMrkdwn(notice), ...(tap.threadTs === "" ? {} : { thread_ts: tap.threadTs }) });
+        if (notice.trim() === "") return { messageId: "" };
+        const content = message.plainText === true ? plainBlocks(notice) : { text: markdownToMrkdwn(notice) };
+        await this.#web.chat.postEphemeral({ channel: tap.channel, user: tap.user, ...content, ...(tap.threadTs === "" ? {} : { thread_ts: tap.threadTs }) });
         return { messageId: "" };
       }
       case "create_topic":
@@ -103,6 +112,18 @@ export class SlackReplies {
         throw new SendError("rejected", "create_topic: Slack has no topics; a conversation is a thread");
     }
   }
+}
+
+/** A post's Markdown as mrkdwn, as Block Kit when it has buttons. */
+function markdownPost(markdown: string, choices: readonly OutboundChoice[] | undefined): { text: string } | ChoiceMessage {
+  const text = markdownToMrkdwn(markdown);
+  return choices !== undefined && choices.length > 0 ? choiceMessage(text, choices) : { text };
+}
+
+/** An edit's Markdown as mrkdwn: the text alone without `choices` (Slack keeps the blocks), `blocks: []` with none left. */
+function markdownEdit(markdown: string, choices: readonly OutboundChoice[] | undefined): { text: string; blocks?: [] } | ChoiceMessage {
+  const text = markdownToMrkdwn(markdown);
+  return choices === undefined ? { text } : choices.length === 0 ? { text, blocks: [] } : choiceMessage(text, choices);
 }
 
 /** The message a command acts on (`reply_to`); refused without a call when it is no Slack `ts`. */

@@ -1,4 +1,5 @@
 const ENTITIES: Readonly<Record<string, string>> = { "&lt;": "<", "&gt;": ">", "&amp;": "&" };
+const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 
 /**
  * A message's text as the person typed it: Slack escapes `<`, `>` and `&` in event text (`&lt;`,
@@ -9,4 +10,14 @@ const ENTITIES: Readonly<Record<string, string>> = { "&lt;": "<", "&gt;": ">", "
  */
 export function unescapeSlackText(text: string): string {
   return text.replace(/&(?:lt|gt|amp);/g, (entity) => ENTITIES[entity] ?? entity);
+}
+
+/**
+ * A text to be shown as written: `&`, `<` and `>` as Slack's entities, its escaping rule for text it
+ * is not to read as markup, so `<@U…>` or `<!channel>` shows as those characters and notifies
+ * nobody, `<url|label>` is no link, and a typed `&lt;` stays `&lt;`. Slack decodes the three for
+ * display; `unescapeSlackText` reads them back.
+ */
+export function escapeSlackText(text: string): string {
+  return text.replace(/[&<>]/g, (char) => ESCAPES[char] ?? char);
 }

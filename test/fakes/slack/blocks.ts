@@ -2,12 +2,14 @@ import { SlackApiError } from "./slackApiError.js";
 
 /**
  * Block Kit as `chat.postMessage` and `chat.update` check it, for the blocks an adapter sends: at most 50
- * blocks of a known type; `section` text 1–3000 characters (or up to 10 fields of 2000), `header` plain
- * text up to 150, `actions` 1–25 elements (a button: `plain_text` text of 1–75, `action_id` up to 255,
- * `value` up to 2000, `url` up to 3000, `style` `primary` or `danger`), `context` 1–10 elements, `block_id`
- * unique and up to 255, every `action_id` unique in the message; `markdown` blocks' text together up to
- * 12,000 (above it, `msg_blocks_too_long`). Refusals are `invalid_blocks` with Slack's `[json-pointer:…]`
- * lines; JSON that is not an array, `invalid_blocks_format`. Characters are counted as code points.
+ * blocks of a known type; `section` text 1–3000 characters, `plain_text` or `mrkdwn` (or up to 10 fields
+ * of 2000), `header` plain text up to 150, `actions` 1–25 elements (a button: `plain_text` text of 1–75,
+ * `action_id` up to 255, `value` up to 2000, `url` up to 3000, `style` `primary` or `danger`), `context`
+ * 1–10 elements, `block_id` unique and up to 255, every `action_id` unique in the message; `markdown`
+ * blocks' text together up to 12,000 (above it, `msg_blocks_too_long`); a text object's `emoji` only on
+ * `plain_text`, `verbatim` only on `mrkdwn`, both booleans. Refusals are `invalid_blocks` with Slack's
+ * `[json-pointer:…]` lines; JSON that is not an array, `invalid_blocks_format`. Characters are counted as
+ * code points.
  */
 export function checkBlocks(value: unknown, parsed: boolean): unknown[] {
   if (!parsed || !Array.isArray(value)) throw new SlackApiError("invalid_blocks_format");
@@ -97,6 +99,10 @@ function textObject(value: unknown, at: string, max: number, problems: string[],
   }
   if (text === "") problems.push(`must be more than 0 characters [json-pointer:${at}/text]`);
   if (length(text) > max) problems.push(`must be less than ${max + 1} characters [json-pointer:${at}/text]`);
+  // The text object's page: `emoji` only on plain_text, `verbatim` only on mrkdwn, both booleans.
+  const { emoji, verbatim } = value as { emoji?: unknown; verbatim?: unknown };
+  if (emoji !== undefined && (type !== "plain_text" || typeof emoji !== "boolean")) problems.push(`failed to match all allowed schemas [json-pointer:${at}/emoji]`);
+  if (verbatim !== undefined && (type !== "mrkdwn" || typeof verbatim !== "boolean")) problems.push(`failed to match all allowed schemas [json-pointer:${at}/verbatim]`);
 }
 
 function elements(block: Record<string, unknown>, at: string, max: number, problems: string[]): void {

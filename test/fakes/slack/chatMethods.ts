@@ -24,12 +24,14 @@ export function chatMethods(context: SlackContext): WebMethod[] {
       ...write,
       handle: (params) => {
         const conversation = postTarget(context, stringArg(params, "channel"));
-        const content = messageContent(params, POST_TEXT_LIMIT);
+        const content = messageContent(context, params, POST_TEXT_LIMIT);
         const threadTs = stringArg(params, "thread_ts");
         const broadcast = booleanArg(params, "reply_broadcast") ?? false;
-        for (const flag of ["mrkdwn", "unfurl_links", "unfurl_media", "as_user", "link_names"]) booleanArg(params, flag);
+        for (const flag of ["unfurl_links", "unfurl_media", "as_user", "link_names"]) booleanArg(params, flag);
+        // `mrkdwn: false` stays on the message: clients then show its text unformatted (control sequences are still read).
+        const formatted = booleanArg(params, "mrkdwn") ?? true;
         const ts = store.nextTs();
-        const message = botMessage(context, { ...content, ts, ...(threadTs !== undefined ? { thread_ts: threadTs } : {}) });
+        const message = botMessage(context, { ...content, ts, ...(threadTs !== undefined ? { thread_ts: threadTs } : {}), ...(formatted ? {} : { mrkdwn: false }) });
         const stored = store.add(conversation.id, message, { broadcast: broadcast && threadTs !== undefined });
         if (stored.broadcast) message.subtype = "thread_broadcast";
         if (context.echoBotMessages && !stored.lost) events.message(conversation, message);
@@ -41,12 +43,15 @@ export function chatMethods(context: SlackContext): WebMethod[] {
       ...write,
       handle: (params) => {
         const { conversation, stored } = ownMessage(params, "cant_update_message");
-        const content = messageContent(params, UPDATE_TEXT_LIMIT);
+        const content = messageContent(context, params, UPDATE_TEXT_LIMIT);
         const before = structuredClone(stored.message);
         stored.earlierTexts.push(stored.message.text);
         // Blocks left out are kept; `blocks: []` removes them (chat.update's page says both).
         Object.assign(stored.message, content, { edited: { user: bot.user.id, ts: store.nextTs() } });
         if (stored.message.blocks?.length === 0) delete stored.message.blocks;
+        // chat.update's page lists no `mrkdwn`: a `mrkdwn` given is not read, and the new text is read as
+        // mrkdwn, as its unspecified `parse` and `link_names` go back to their defaults.
+        delete stored.message.mrkdwn;
         if (context.echoBotMessages) events.messageChanged(conversation, stored.message, before, stored.message.edited!.ts);
         return { channel: conversation.id, ts: stored.message.ts, text: stored.message.text, message: structuredClone(stored.message) };
       },
@@ -60,7 +65,7 @@ export function chatMethods(context: SlackContext): WebMethod[] {
         if (userId === undefined) throw invalidArguments("missing required field: user [json-pointer:/user]");
         if (!context.workspace.user(userId)) throw new SlackApiError("user_not_found");
         if (!conversation.members.has(userId)) throw new SlackApiError("user_not_in_channel");
-        const content = messageContent(params, POST_TEXT_LIMIT);
+        const content = messageContent(context, params, POST_TEXT_LIMIT);
         const threadTs = stringArg(params, "thread_ts");
         for (const flag of ["as_user", "link_names"]) booleanArg(params, flag);
         const messageTs = store.nextTs();
@@ -101,10 +106,12 @@ function postTarget(context: SlackContext, ref: string | undefined): Conversatio
 /**
  * What a message carries: `text`, `blocks`, `attachments` or `markdown_text` — at least one (`no_text`),
  * `markdown_text` alone (`markdown_text_conflict`), text within the method's limit (`msg_too_long`), blocks
- * as Block Kit allows them, at most 100 attachments, metadata with `event_type` and `event_payload`.
+ * as Block Kit allows them, at most 100 attachments, metadata with `event_type` and `event_payload`. The
+ * text as Slack keeps it: with names linked when the call asks (`linkedNames`).
  */
-function messageContent(params: Params, textLimit: number): Pick<SlackMessage, "text"> & Partial<SlackMessage> {
-  const text = stringArg(params, "text");
+function messageContent(context: SlackContext, params: Params, textLimit: number): Pick<SlackMessage, "text"> & Partial<SlackMessage> {
+  const typed = stringArg(params, "text");
+  const text = typed === undefined ? undefined : linkedNames(context, params, typed);
   const markdown = stringArg(params, "markdown_text");
   const blocks = jsonArg(params, "blocks");
   const attachments = jsonArg(params, "attachments");
@@ -129,6 +136,20 @@ function messageContent(params: Params, textLimit: number): Pick<SlackMessage, "
     ...(attachments.given ? { attachments: attachments.value as unknown[] } : {}),
     ...(metadata.given ? { metadata: metadata.value } : {}),
   };
+}
+
+/**
+ * `parse: "full"` or `link_names: true`: Slack turns a typed `@channel`, `@here`, `@everyone`, or the
+ * `@name` of someone in the workspace, into the mention it names (`<!channel>`, `<@U…>`). Without
+ * them (`parse` defaults to `none`) such text stays text.
+ */
+function linkedNames(context: SlackContext, params: Params, text: string): string {
+  if (booleanArg(params, "link_names") !== true && stringArg(params, "parse") !== "full") return text;
+  return text.replace(/(^|[\s(])@([A-Za-z0-9._-]+)/g, (whole, before: string, name: string) => {
+    if (name === "channel" || name === "here" || name === "everyone") return `${before}<!${name}>`;
+    const user = context.workspace.userNamed(name);
+    return user ? `${before}<@${user.id}>` : whole;
+  });
 }
 
 /** Blocks as Slack keeps them: each with a `block_id`, made up where the caller gave none (Slack's are random). */

@@ -8,6 +8,7 @@ import { FileStore } from "./fileStore.js";
 import { SlackHttpServer, type HttpAnswer } from "./httpServer.js";
 import { MessageStore, type ShownMessage, type StoredMessage } from "./messageStore.js";
 import { reactionMethods } from "./reactionMethods.js";
+import { seenMessage, type MessageContent, type SeenMessage } from "./seenMessage.js";
 import { readMethods } from "./readMethods.js";
 import type { AssistantThreadState, EphemeralMessage, SlackContext } from "./slackContext.js";
 import { SocketModeServer } from "./socketMode.js";
@@ -48,7 +49,8 @@ export interface FakeSlackOptions {
  * Slack for tests, on 127.0.0.1: the Web API methods turnstream's Slack adapter uses (`apiUrl` is
  * WebClient's `slackApiUrl`), each argument checked as Slack's method pages document it and refused
  * with Slack's error codes; Socket Mode over `ws://` with hello, envelopes, acks and redelivery; a
- * workspace of users, bots, channels and DMs whose actions become events; what each conversation shows;
+ * workspace of users, bots, channels and DMs whose actions become events; what each conversation shows,
+ * and what a person sees of a message (`seen`: formatting, mentions, links, buttons);
  * every call; injected failures, rate limits and delays. It never contacts slack.com.
  */
 export class FakeSlack {
@@ -185,6 +187,14 @@ export class FakeSlack {
   /** What a conversation shows now: its top-level messages, or one thread (`{ thread: parent ts }`). */
   shown(channel: string, options: { thread?: string } = {}): ShownMessage[] {
     return this.store.shown(channel, options);
+  }
+
+  /**
+   * What a person sees of a message — one `shown(…)` lists (its `message`), or an ephemeral — as a
+   * Slack client shows it: the characters, their formatting, who it notifies, links and buttons.
+   */
+  seen(message: MessageContent): SeenMessage {
+    return seenMessage(message, this.workspace);
   }
 
   /** The texts of the bot's messages a conversation (or thread) shows now, oldest first. */

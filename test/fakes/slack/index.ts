@@ -3,6 +3,7 @@ export { SlackApiError } from "./slackApiError.js";
 export type { RecordedCall, TokenKind } from "./callLog.js";
 export type { InjectedFailure } from "./failureInjection.js";
 export type { ShownMessage, SlackMessage, StoredMessage } from "./messageStore.js";
+export type { MessageContent, SeenMessage, SeenStyle } from "./seenMessage.js";
 export type { SlackFile } from "./fileStore.js";
 export type { SentEnvelope, DisconnectReason, EnvelopeType } from "./socketMode.js";
 export type { PublishedEvent } from "./events.js";

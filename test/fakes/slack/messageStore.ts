@@ -23,6 +23,8 @@ export interface SlackMessage {
   upload?: boolean;
   edited?: { user: string; ts: string };
   metadata?: unknown;
+  /** `false` when posted with `mrkdwn: false`: its text is shown unformatted. */
+  mrkdwn?: boolean;
 }
 
 /** A message as the fake keeps it: its current form, whether it is gone, its edits and reactions. */

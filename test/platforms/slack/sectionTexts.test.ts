@@ -50,4 +50,17 @@ describe("sectionTexts: a mrkdwn text as section blocks' texts", () => {
   it("a fence the text never closed is not closed for it", () => {
     expect(sectionTexts("```\nopen code")).toEqual(["```\nopen code"]);
   });
+
+  it("with fences: false (plain text) nothing is added: the parts joined are the text, each within the whole limit, never cut inside an entity", () => {
+    const code = Array.from({ length: 30 }, (_, index) => `print(${index})`).join("\n");
+    const text = `Here:\n\`\`\`\n${code}\n\`\`\`\nDone.`;
+    const parts = sectionTexts(text, 120, { fences: false });
+    expect(parts.join("\n")).toBe(text);
+    for (const part of parts) expect(chars(part)).toBeLessThanOrEqual(120);
+    expect(sectionTexts("x".repeat(120), 120, { fences: false })).toEqual(["x".repeat(120)]);
+    const escaped = "&amp;".repeat(50);
+    const cut = sectionTexts(escaped, 102, { fences: false });
+    expect(cut.join("")).toBe(escaped);
+    for (const part of cut) expect(part).toMatch(/^(?:&amp;)+$/);
+  });
 });
