@@ -31,7 +31,7 @@ export interface ClusterOptions {
   readonly natsUrl?: string;
   /** `[bus]` keys over the cluster's defaults (prefix, short lease TTL and ack wait for tests). */
   readonly bus?: Record<string, unknown>;
-  /** More config sections for every member (`delivery`, `triage`, `pool`…). */
+  /** More config sections for every member (`delivery`, `triage`, `pool`…); `agent` keys (`permission_mode`…) go over the cluster's scripted agent. */
   readonly config?: Record<string, unknown>;
   /** Environment of the scripted agent (`SCENARIO`…). */
   readonly agentEnv?: Record<string, string>;
@@ -151,6 +151,7 @@ export class Cluster {
         args: [this.#options.agentScript ?? scriptedAgentPath],
         working_dir: this.#dir.dir,
         env: { AGENT_EVENTS_FILE: this.#dir.eventsFile, ...agentEnv },
+        ...(config.agent as object | undefined),
       },
       pool: { state_dir: join(this.#dir.dir, `state-${name}`), ...(config.pool as object | undefined) },
       log: { level: this.#options.logLevel ?? "info" },
