@@ -6,6 +6,7 @@ import { choiceData } from "../../../operators/ask/choiceData.js";
 import { labelText } from "../../../operators/ask/labelText.js";
 import type { Question, QuestionOutcome } from "../../../operators/ask/question.js";
 import { outcomeLine, questionBody, questionHint, toggleLabel, type QuestionClosing, type QuestionStyle } from "../../../operators/ask/questionText.js";
+import { markedText } from "../../../operators/delivery/status/markedMessage.js";
 import { namesMessage } from "../delivery/messageChange.js";
 import type { TurnContext } from "../turn.js";
 import { SendError } from "../../wire/index.js";
@@ -23,10 +24,12 @@ export interface OpenQuestion {
   readonly place: { readonly index: number; readonly total: number };
   /** The question's message, once the platform named it. */
   messageId: string | undefined;
+  /** The marker the post went out under (a recovered re-run's), written again by every edit of it. */
+  marker: string | undefined;
   /** The post was answered (with an id or without). */
   posted: boolean;
   /** How the question closed, said once the post is answered when it closed before that. */
-  closing: { readonly text: string; readonly answered: string | undefined; readonly first?: Observable<never> } | undefined;
+  closing: { readonly how: QuestionClosing; readonly answered: string | undefined; readonly first?: Observable<never> } | undefined;
   /** The run this question is part of: answers, timeouts and cancels go through it. */
   readonly run: AskRun;
 }
@@ -151,7 +154,7 @@ export class AskRun {
   #post(question: Question, index: number): void {
     if (this.#over) return;
     const place = { index, total: this.#asked.questions.length };
-    const open: OpenQuestion = { askId: this.#host.newAskId(), question, style: this.#style, requester: this.#requester, ticked: new Set(), place, messageId: undefined, posted: false, closing: undefined, run: this };
+    const open: OpenQuestion = { askId: this.#host.newAskId(), question, style: this.#style, requester: this.#requester, ticked: new Set(), place, messageId: undefined, marker: undefined, posted: false, closing: undefined, run: this };
     this.#current = open;
     this.#host.opened(this.#sessionKey, open);
     this.#context.logger.info({ sessionKey: this.#sessionKey, askId: open.askId, kind: this.#asked.kind, style: this.#style, options: question.options.length }, "question asked");
@@ -163,6 +166,7 @@ export class AskRun {
     this.#context.send(message, { question: true }).subscribe({
       next: (receipt) => {
         if (namesMessage(receipt.messageId)) open.messageId = receipt.messageId;
+        open.marker = receipt.marker;
         open.posted = true;
         if (open.closing !== undefined) this.#applyClose(open);
       },
@@ -196,7 +200,7 @@ export class AskRun {
   #close(open: OpenQuestion, outcome: QuestionOutcome, closing: QuestionClosing, first?: Observable<never>): void {
     this.#current = undefined;
     this.#outcomes.push(outcome);
-    open.closing = { text: this.#text(open, closing), answered: outcome.kind === "answered" ? outcomeLine(closing) : undefined, ...(first === undefined ? {} : { first }) };
+    open.closing = { how: closing, answered: outcome.kind === "answered" ? outcomeLine(closing) : undefined, ...(first === undefined ? {} : { first }) };
     if (open.posted) this.#applyClose(open);
     // Only then the conversation's next question: it must not go out before this one says it is over.
     this.#host.closed(this.#sessionKey, open);
@@ -212,7 +216,8 @@ export class AskRun {
     if (closing === undefined) return;
     const capabilities = this.#context.capabilities?.(this.#where.platform);
     if (open.messageId !== undefined && capabilities?.canEdit !== false) {
-      this.#status({ ...this.#message(closing.text), reply_to: open.messageId, command: "edit_message", ...(open.style === "buttons" ? { choices: [] } : {}) }, "close", closing.first);
+      // Written when the post's receipt is in: its marker, if any, is known by then.
+      this.#status({ ...this.#message(this.#text(open, closing.how)), reply_to: open.messageId, command: "edit_message", ...(open.style === "buttons" ? { choices: [] } : {}) }, "close", closing.first);
     } else if (closing.answered !== undefined) {
       this.#status(this.#message(closing.answered), "close", closing.first);
     } else {
@@ -228,10 +233,12 @@ export class AskRun {
     this.#subscriber.complete();
   }
 
+  /** The question's text as it stands, under the marker its post went out with (an edit must write it again). */
   #text(open: OpenQuestion, closing: QuestionClosing | undefined): string {
     const body = questionBody(open.question, open.style, open.place);
     const last = closing === undefined ? questionHint(open.question, open.style, this.#onlyAnswerer) : outcomeLine(closing);
-    return `${body}\n${last}`;
+    const text = `${body}\n${last}`;
+    return open.marker === undefined ? text : markedText(open.marker, text);
   }
 
   #choices(open: OpenQuestion): OutboundChoice[] {

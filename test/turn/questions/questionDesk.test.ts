@@ -266,3 +266,17 @@ describe("personName", () => {
     expect(Array.from(hostile).length).toBeLessThanOrEqual(64);
   });
 });
+
+describe("a question posted under a recovered re-run's marker", () => {
+  it("keeps the marker on every edit of its message (the toggle and the close)", () => {
+    const marker = "♻️ Recovered reply";
+    const r = rig({ buttons: true, reply: (m, i) => of(i === 0 ? { messageId: "q0", marker } : { messageId: `q${i}` }) });
+    r.ask([pick]);
+    r.answer(event("", ann, { tap: { id: "t1", data: "q:ask1:1" } }));
+    r.answer(event("", ann, { tap: { id: "t2", data: "q:ask1:done" } }));
+    const edits = r.sent.filter((m) => m.command === "edit_message");
+    expect(edits).toHaveLength(2);
+    for (const edit of edits) expect(edit.content.text.startsWith(`${marker}\n\n❓ Pick`)).toBe(true);
+    expect(edits[1]?.content.text.endsWith("→ B (Ann)")).toBe(true);
+  });
+});
