@@ -18,7 +18,7 @@ import type { TurnBatch, TurnContext, TurnFact, TurnHandler } from "../turn/turn
 import { triageLogMessage } from "../turn/triageLogMessages.js";
 import { completeInLedger, ledgerKey } from "../turn/turnLedger.js";
 import { AckedSends, classedSend, turnSender } from "./turnSender.js";
-import { defersTurn, eventFate, failureReason, turnOutcome } from "./turnSettlement.js";
+import { defersTurn, failureReason, TurnFacts } from "./turnSettlement.js";
 import { turnBatchOf, turnEventOf, type TurnShape } from "./turnShape.js";
 import { triageTurnEvent } from "./turnTriage.js";
 
@@ -105,13 +105,8 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   #handlerObserver: Partial<Observer<unknown>> | undefined;
   /** Made with the turn's `send`: what of it the gateway acked. */
   #acked: AckedSends | undefined;
-  /** What became of the turn's events, for the counts: a handler ran, triage suppressed it, the handler skipped a redelivery, the agent ended in an error. */
-  #handled = false;
-  #suppressed = false;
-  #redelivery = false;
-  #agentError = false;
-  /** The handler took the event as an answer to a question (`note("answer")`): no turn ran. */
-  #answer = false;
+  /** What became of the turn's events, for the counts. */
+  readonly #facts = new TurnFacts();
   #ended = false;
   #stageOpen = true;
   /** Values the stage let through whose triage or handler has not finished. */
@@ -174,9 +169,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
   }
 
   note(fact: TurnFact): void {
-    if (fact === "duplicate") this.#redelivery = true;
-    else if (fact === "answer") this.#answer = true;
-    else this.#agentError = true;
+    this.#facts.note(fact);
   }
 
   start(): void {
@@ -229,7 +222,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
       return;
     }
     this.#options.instruments?.triageDecision("suppressed", verdict.reason);
-    this.#suppressed = true;
+    this.#facts.suppressed = true;
     this.#finished();
   }
 
@@ -241,7 +234,7 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     }
     if (this.#levels.debug) this.logger.debug({ deliveryCount: this.#messages[0]?.deliveryCount, collected: this.#messages.length }, "turn started");
     let result: Observable<unknown>;
-    this.#handled = true;
+    this.#facts.handled = true;
     const batch = this.#batch;
     this.#batch = undefined;
     try {
@@ -290,8 +283,8 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     const { event_id } = this.#event;
     this.#options.onSettled({ sessionKey: this.#key, event_id, ok: ok || repeated });
     const durationMs = this.#timed ? this.scheduler.now() - this.#startedAt : 0;
-    this.#count(ok, repeated, durationMs);
-    if (ok && this.#answer) {
+    this.#facts.count(this.#options.instruments ?? noInstruments, ok, repeated, this.#messages.length, durationMs);
+    if (ok && this.#facts.answer) {
       // No turn ran: the question desk logged what the answer did.
       if (this.#levels.debug) this.#options.logger.debug({ sessionKey: this.#key, event_id, durationMs }, "answer settled");
     } else if (ok) {
@@ -300,13 +293,5 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
     } else if (repeated) this.logger.info({ reason: "already_delivered", deliveryCount: this.#messages[0]?.deliveryCount, durationMs }, "completed turn not repeated");
     else this.logger.error({ reason: failureReason(err), err, durationMs }, "turn failed");
     this.#done("settled");
-  }
-
-  /** Once per settled turn: each of its events counts once, by what became of it, and a turn that ran (or failed to) counts as a turn. */
-  #count(ok: boolean, repeated: boolean, durationMs: number): void {
-    const { instruments = noInstruments } = this.#options;
-    const fate = eventFate({ ok, repeated, redelivery: this.#redelivery, handled: this.#handled, suppressed: this.#suppressed, answer: this.#answer });
-    instruments.events(fate, this.#messages.length);
-    if (fate === "turn") instruments.turnSettled(turnOutcome(ok, this.#agentError), durationMs / 1000);
   }
 }

@@ -1,8 +1,9 @@
 import { PoolWaitTimeoutError } from "../acp/errors.js";
-import type { EventOutcome, TurnOutcome } from "../metrics/instruments.js";
+import type { EventOutcome, Instruments, TurnOutcome } from "../metrics/instruments.js";
 import { StageError } from "../pipeline/errors.js";
 import { isStateOutage } from "../state/errors.js";
 import { NoAgentError } from "../turn/errors.js";
+import type { TurnFact } from "../turn/turn.js";
 
 /** Shared state was unreachable before anything reached the user: run the turn again later rather than lose it (settle nothing). */
 export function defersTurn(ok: boolean, delivered: number, err: unknown): boolean {
@@ -44,4 +45,30 @@ export function failureReason(err: unknown): string {
   if (err instanceof NoAgentError) return "no_agent";
   if (err instanceof PoolWaitTimeoutError) return "pool_wait_timeout";
   return "turn_failed";
+}
+
+/**
+ * What a turn run learns on the way that decides how its events count: a handler ran, triage
+ * suppressed it, the handler skipped a redelivery (`note("duplicate")`), the agent ended in an
+ * error shown to the user (`agent_error`), or the event answered a question (`answer`).
+ */
+export class TurnFacts {
+  handled = false;
+  suppressed = false;
+  redelivery = false;
+  agentError = false;
+  answer = false;
+
+  note(fact: TurnFact): void {
+    if (fact === "duplicate") this.redelivery = true;
+    else if (fact === "answer") this.answer = true;
+    else this.agentError = true;
+  }
+
+  /** Once per settled turn: each of its `events` counts once, by what became of it, and a turn that ran (or failed to) counts as a turn. */
+  count(instruments: Instruments, ok: boolean, repeated: boolean, events: number, durationMs: number): void {
+    const fate = eventFate({ ok, repeated, redelivery: this.redelivery, handled: this.handled, suppressed: this.suppressed, answer: this.answer });
+    instruments.events(fate, events);
+    if (fate === "turn") instruments.turnSettled(turnOutcome(ok, this.agentError), durationMs / 1000);
+  }
 }
