@@ -116,7 +116,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, spec: ReplyToolS
   }
   // Never called: the binding is live (a refusal for a secret revoked since is the binding's own).
   const server = createReplyServer(spec, binding, () => undefined);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // A response may stream (SSE): a waiting `ask` call sends progress notifications before its result.
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: false });
   res.on("close", () => {
     void transport.close();
     void server.close();

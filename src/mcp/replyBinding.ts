@@ -14,7 +14,7 @@ export type ReplyCallSink = (event: AgentEvent) => void;
 /** Reports an `ask` call's progress to its client: an increasing count, an optional total, and what it waits for. */
 export type AskProgress = (progress: number, total: number | undefined, message: string) => void;
 
-/** How often a waiting `ask` call tells its client it is alive. */
+/** How often a waiting `ask` call tells its client it is alive, unless the spec says otherwise. */
 const ASK_PROGRESS_MS = 15_000;
 
 /**
@@ -81,7 +81,7 @@ export class ReplyBinding {
     return new Promise((resolve) => {
       // Progress must increase with each notification (MCP): a count of the keep-alives sent.
       let ticks = 0;
-      const alive = progress === undefined ? undefined : setInterval(() => progress((ticks += 1), undefined, "waiting for the person in the chat"), ASK_PROGRESS_MS);
+      const alive = progress === undefined ? undefined : setInterval(() => progress((ticks += 1), undefined, "waiting for the person in the chat"), this.#spec.askProgressMs ?? ASK_PROGRESS_MS);
       alive?.unref();
       turn.sink({
         type: "question",

@@ -14,6 +14,8 @@ export interface ReplyToolSpec extends ReplyToolOptions {
   readonly reply?: boolean;
   /** `[agent] ask_timeout_secs`, in ms: how long one `ask` call waits for all its answers (default 600 s). */
   readonly askTimeoutMs?: number;
+  /** How often a waiting `ask` call sends its client a progress notification (default 15 s; not a config key). */
+  readonly askProgressMs?: number;
 }
 
 /** The MCP server's name in `mcpServers`: agents prefix the tool with it (`mcp__turnstream__reply`). */

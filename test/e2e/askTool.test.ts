@@ -3,6 +3,7 @@ import type { ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { Cluster, heldPartitions, useNatsCluster } from "../helpers/cluster.js";
 import { natsServerAvailable } from "../helpers/natsServer.js";
 import { startStack, stackBuses, until, userEvent, useStackBus, type Stack } from "../helpers/stack.js";
+import { ANSWERED, askResults, CHECKS, DEPLOY, mcpAgentPath, negotiated } from "../helpers/askChats.js";
 
 // Issue 41's `ask` tool end to end: an ACP agent that is a real MCP client (fixtures/agents/mcp-agent.mjs,
 // the official SDK's Client, script `ask2`) calls `ask` on the `turnstream` server the broker
@@ -10,20 +11,6 @@ import { startStack, stackBuses, until, userEvent, useStackBus, type Stack } fro
 // tool's structuredContent its chat text. The gateway protocol has no buttons: each question is a
 // numbered list, answered by the requester's next message, which starts no turn of its own.
 
-const mcpAgentPath = new URL("../../fixtures/agents/mcp-agent.mjs", import.meta.url).pathname;
-
-// A gateway whose hello says it acks sends and edits: an answered question's message is edited.
-const negotiated = { hello: { capabilities: { telegram: { send_ack: true, edit_ack: true, can_edit: true } } } };
-
-const DEPLOY = { header: "Deploy", question: "Which environment should I deploy to?" };
-const CHECKS = { header: "Checks", question: "Which checks should run first?" };
-/** `2` to the first question, `1, 3` to the second, both from Ann (the requester). */
-const ANSWERED = {
-  answers: [
-    { ...DEPLOY, answered: true, selected: ["production"], answered_by: "Ann" },
-    { ...CHECKS, answered: true, selected: ["lint", "e2e"], answered_by: "Ann" },
-  ],
-};
 const unanswered = (reason: "timeout" | "cancelled") => ({
   answers: [
     { ...DEPLOY, answered: false, reason },
@@ -47,12 +34,6 @@ async function start(mode: "text" | "sequential", agent: Record<string, unknown>
 }
 
 const texts = (replies: readonly ReplyFrame[]) => replies.map((reply) => reply.content.text);
-/** The agent's recorded `ask` results (`ask-result <sid> <json>`), parsed. */
-const askResults = (s: Stack) =>
-  s
-    .agentEvents()
-    .filter((line) => line.startsWith("ask-result "))
-    .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as { isError: boolean; structured?: unknown });
 const prompts = (s: Stack) => s.agentEvents().filter((line) => line.startsWith("prompt "));
 
 /** Waits for a reply whose text satisfies `match` among `replies()`, and returns it. */
@@ -145,30 +126,6 @@ describe("the ask tool through the MCP SDK client, over the gateway protocol: se
     expect(await until(() => s.commands.some((c) => c.command === "edit_message" && c.content.text.endsWith("✖️ Cancelled.")), 10_000)).toBe(true);
     expect(prompts(s)).toHaveLength(1);
   });
-
-  it(
-    "progress notifications keep the call alive past the client's request timeout",
-    async () => {
-      // The client gives up on a request after 16 s unless a progress notification resets that;
-      // the server sends one every 15 s while it waits. Answered once 17 s have passed.
-      const s = await start("text", {}, { MCP_AGENT_ASK_TIMEOUT_MS: "16000" });
-      s.gateway.broadcast(userEvent("ask2"));
-      await s.replyCount(1, 20_000);
-      const askedAt = Date.now();
-      expect(await until(() => s.agentEvents().some((line) => line.startsWith("ask-progress ")), 25_000)).toBe(true);
-      // The first keep-alive: progress counts up (MCP wants it increasing), no total.
-      expect(s.agentEvents().find((line) => line.startsWith("ask-progress "))).toMatch(/ 1\/$/);
-      await until(() => Date.now() - askedAt > 17_000 || askResults(s).length > 0, 20_000);
-      // Still waiting: without the reset the call would have failed by now.
-      expect(askResults(s)).toEqual([]);
-      s.gateway.broadcast(userEvent("2"));
-      await s.replyCount(2, 20_000);
-      s.gateway.broadcast(userEvent("1, 3"));
-      const replies = await s.replyCount(3, 20_000);
-      expect(JSON.parse(replies[2]!.content.text)).toEqual(ANSWERED);
-    },
-    60_000,
-  );
 });
 
 // On NATS, the answer can arrive at any edge: two edges in processes of their own, each connected
