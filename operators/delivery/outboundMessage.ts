@@ -55,7 +55,14 @@ export type OutboundCommand =
    * `id`, `content.text` a short notice only the person who tapped sees (`""`: none). Not in the
    * OpenAB gateway protocol: sent only to a platform whose capabilities say `buttons`.
    */
-  | "answer_tap";
+  | "answer_tap"
+  /**
+   * A short text only one person sees, in the message's conversation (`channel`): `reply_to` is
+   * their sender id. Someone who may not answer a question is told so when they reply to it in
+   * words. Not in the OpenAB gateway protocol: sent only to a platform whose capabilities say
+   * `notices` (Slack's ephemeral messages).
+   */
+  | "notice";
 
 /** What the gateway answered for one send. */
 export interface SendReceipt {

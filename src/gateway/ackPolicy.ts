@@ -28,6 +28,7 @@ export function ackPolicy(message: OutboundMessage, capabilities: PlatformCapabi
   switch (message.command) {
     case "typing":
     case "answer_tap":
+    case "notice":
       // A native adapter's command: OpenAB's protocol has none, so a gateway never gets one
       // (the capability gate keeps it away; this keeps it from ever becoming an empty message).
       return { kind: "skip" };

@@ -10,6 +10,8 @@ export interface NativeCapabilityOptions {
   readonly typing: boolean;
   /** Messages carry buttons, and taps on them come back (`PlatformCapabilities.buttons`). */
   readonly buttons?: boolean;
+  /** A message can be shown to one person only (`PlatformCapabilities.notices`). */
+  readonly notices?: boolean;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface NativeCapabilityOptions {
  * edits and deletes acked with their message ids), reactions as the status backend, edits and
  * deletes of the bot's own messages; the rest is the platform's (`options`).
  */
-export function nativeCapabilities({ messageLimit, streaming, typing, buttons = false }: NativeCapabilityOptions): PlatformCapabilities {
+export function nativeCapabilities({ messageLimit, streaming, typing, buttons = false, notices = false }: NativeCapabilityOptions): PlatformCapabilities {
   return {
     sendAck: true,
     editAck: true,
@@ -36,5 +38,6 @@ export function nativeCapabilities({ messageLimit, streaming, typing, buttons = 
     statusBackend: "reactions",
     typingIndicator: typing,
     buttons,
+    notices,
   };
 }

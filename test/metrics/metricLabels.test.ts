@@ -12,6 +12,7 @@ const kindOf: Record<OutboundCommand, MessageKind> = {
   remove_reaction: "reaction",
   typing: "typing",
   answer_tap: "tap",
+  notice: "message",
 };
 
 describe("messageKind", () => {

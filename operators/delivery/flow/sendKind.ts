@@ -20,6 +20,9 @@ export function sendKind(command: OutboundCommand | undefined): SendKind {
     // The answer to a tap on a button (a callback query's, an interaction's): no chat message.
     case "answer_tap":
       return "tap";
+    // A message one person sees: a message all the same.
+    case "notice":
+      return "message";
     default:
       return "message";
   }

@@ -81,6 +81,11 @@ export interface PlatformCapabilities {
    * fixed capabilities turn it on. Absent: off.
    */
   readonly buttons?: boolean;
+  /**
+   * Whether a message can be shown to one person only (the `notice` command: Slack's ephemeral
+   * messages). Not a hello field; a native adapter's fixed capabilities turn it on. Absent: off.
+   */
+  readonly notices?: boolean;
 }
 
 export interface CapabilityOverrides {

@@ -112,6 +112,9 @@ export class DiscordReplies {
         return DONE;
       case "answer_tap":
         return this.#answerTap(message);
+      case "notice":
+        // Discord shows a message to one person only in answer to an interaction (a tap): not here.
+        throw new SendError("unsupported", "notice: Discord has no message only one person sees outside an interaction");
     }
   }
 
@@ -206,5 +209,7 @@ function routeOf(message: OutboundMessage): string {
       return "triggerTypingIndicator";
     case "answer_tap":
       return "createFollowupMessage";
+    case "notice":
+      return "none";
   }
 }

@@ -14,5 +14,5 @@ export const SLACK_MESSAGE_LIMIT = 4000;
  * Kit buttons under a message, taps over Socket Mode, answered with an ephemeral notice.
  */
 export function slackCapabilities(config: Pick<SlackConfig, "streaming">): PlatformCapabilities {
-  return nativeCapabilities({ messageLimit: SLACK_MESSAGE_LIMIT, streaming: config.streaming, typing: false, buttons: true });
+  return nativeCapabilities({ messageLimit: SLACK_MESSAGE_LIMIT, streaming: config.streaming, typing: false, buttons: true, notices: true });
 }

@@ -106,6 +106,15 @@ export class SlackReplies {
         await this.#web.chat.postEphemeral({ channel: tap.channel, user: tap.user, ...content, ...(tap.threadTs === "" ? {} : { thread_ts: tap.threadTs }) });
         return { messageId: "" };
       }
+      case "notice": {
+        // One person's eyes only: `reply_to` is their user id, the conversation the message's.
+        if (!/^[UW][A-Z0-9]{1,20}$/u.test(message.reply_to)) throw new SendError("rejected", `notice: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Slack user id`);
+        if (message.content.text.trim() === "") return { messageId: "" };
+        const content = message.plainText === true ? plainBlocks(message.content.text) : { text: markdownToMrkdwn(message.content.text) };
+        const thread = message.channel.thread_id;
+        await this.#web.chat.postEphemeral({ channel, user: message.reply_to, ...content, ...(thread === undefined || thread === "" ? {} : { thread_ts: thread }) });
+        return { messageId: "" };
+      }
       case "create_topic":
         // A thread for a message (a cron job's post) is the thread under it: its ts is the thread_ts.
         if (message.quote_message_id !== undefined) return { messageId: targetOf({ ...message, reply_to: message.quote_message_id }) };
@@ -158,6 +167,7 @@ function methodOf(message: OutboundMessage): string {
     case "typing":
       return "none";
     case "answer_tap":
+    case "notice":
       return "chat.postEphemeral";
     case "create_topic":
       return "none";

@@ -155,6 +155,9 @@ export class BotReplies {
         const notice = tapNotice(text);
         return this.#api.answerCallbackQuery(message.reply_to, notice === "" ? {} : { text: notice }, signal()).then(() => ({ messageId: "" }));
       }
+      case "notice":
+        // Telegram shows a text to one person only in answer to a callback query (a tap): not here.
+        throw new SendError("unsupported", "notice: Telegram has no message only one person sees outside a callback query");
     }
   }
 
@@ -252,5 +255,7 @@ function methodOf(message: OutboundMessage): string {
       return "sendChatAction";
     case "answer_tap":
       return "answerCallbackQuery";
+    case "notice":
+      return "none";
   }
 }

@@ -136,21 +136,32 @@ export class QuestionDesk implements AskRunHost {
 
   #ignored(event: GatewayEvent, context: TurnContext, reason: IgnoredAnswer, open?: OpenQuestion): Observable<never> {
     context.logger.info({ sessionKey: sessionKey(event), event_id: event.event_id, sender: event.sender.id, reason, tap: event.tap !== undefined }, "question answer ignored");
-    if (event.tap === undefined) return EMPTY;
     const notice =
       reason === "not_an_answerer" ? (open?.requester === undefined ? "You cannot answer this question." : `Only ${personName(open.requester)} can answer this.`) : notices[reason];
-    return this.#answerTap(event, context, notice);
+    if (event.tap !== undefined) return this.#answerTap(event, context, notice);
+    // Someone else's reply in words: told so where the platform can show them alone (Slack).
+    if (reason === "not_an_answerer" && context.capabilities?.(event.platform)?.notices === true) return this.#notice(event, context, notice);
+    return EMPTY;
+  }
+
+  /** A notice only the event's sender sees, in its conversation; a failure is only logged. */
+  #notice(event: GatewayEvent, context: TurnContext, text: string): Observable<never> {
+    return this.#quietly(event, context, { reply_to: event.sender.id, platform: event.platform, channel: replyChannel(event), content: { type: "text", text }, command: "notice", plainText: true }, "notice_failed");
   }
 
   /** Answers the tap itself (a notice only the person who tapped sees, or none); a failure is only logged. */
   #answerTap(event: GatewayEvent, context: TurnContext, notice: string): Observable<never> {
     const tap = event.tap;
     if (tap === undefined) return EMPTY;
-    const message: OutboundMessage = { reply_to: tap.id, platform: event.platform, channel: replyChannel(event), content: { type: "text", text: notice }, command: "answer_tap", plainText: true };
+    return this.#quietly(event, context, { reply_to: tap.id, platform: event.platform, channel: replyChannel(event), content: { type: "text", text: notice }, command: "answer_tap", plainText: true }, "answer_tap_failed");
+  }
+
+  /** Sends `message` outside the turn's delivery; completes when it is done, a failure logged with `reason` and passed over. */
+  #quietly(event: GatewayEvent, context: TurnContext, message: OutboundMessage, reason: string): Observable<never> {
     return new Observable<never>((subscriber) =>
       context.sendStatus(message).subscribe({
         error: (err: unknown) => {
-          context.logger.warn({ sessionKey: sessionKey(event), reason: "answer_tap_failed", code: err instanceof SendError ? err.code : "send_failed", err }, "question message not updated");
+          context.logger.warn({ sessionKey: sessionKey(event), reason, code: err instanceof SendError ? err.code : "send_failed", err }, "question message not updated");
           subscriber.complete();
         },
         complete: () => subscriber.complete(),

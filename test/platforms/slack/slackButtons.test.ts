@@ -144,3 +144,29 @@ describe("SlackPort: answer_tap", () => {
     expect(logged(records, "slack refused a reply")).toMatchObject([{ reason: "rejected", method: "chat.postEphemeral", error: "user_not_in_channel" }]);
   });
 });
+
+describe("SlackPort: notice (a message one person sees)", () => {
+  it("says it can show one, and sends it as an ephemeral message to that person, in the thread", async () => {
+    const { fake } = slack;
+    const { general, bob, alice } = someConversations(fake);
+    const parent = fake.from(alice).message(general.id, "@turnstream deploy");
+    const { port } = portOf();
+    expect(port.capabilities("slack")).toMatchObject({ notices: true });
+    const receipt = await port.send(message(general.id, "Only Ali can answer this.", { command: "notice", reply_to: bob.id, channel: { id: general.id, thread_id: parent.ts }, plainText: true }));
+    expect(receipt).toEqual({ messageId: "" });
+    const [call] = fake.callsOf("chat.postEphemeral");
+    expect(call!.params).toMatchObject({ channel: general.id, user: bob.id, thread_ts: parent.ts });
+    expect(fake.ephemerals.map((e) => e.user)).toEqual([bob.id]);
+    expect(fake.botTexts(general.id, { thread: parent.ts })).toEqual([]);
+  });
+
+  it("refuses a reply_to that is no Slack user id without a call, and sends nothing for no text", async () => {
+    const { fake } = slack;
+    const { general, bob } = someConversations(fake);
+    const { port } = portOf();
+    const bad = await refusal(port.send(message(general.id, "hi", { command: "notice", reply_to: "<!channel>" })));
+    expect([bad.code, bad.message]).toEqual(["rejected", 'notice: "<!channel>" is not a Slack user id']);
+    await expect(port.send(message(general.id, " ", { command: "notice", reply_to: bob.id }))).resolves.toEqual({ messageId: "" });
+    expect(fake.calls).toEqual([]);
+  });
+});

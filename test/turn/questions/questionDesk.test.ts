@@ -280,3 +280,24 @@ describe("a question posted under a recovered re-run's marker", () => {
     expect(edits[1]?.content.text.endsWith("→ B (Ann)")).toBe(true);
   });
 });
+
+describe("someone else's reply in words", () => {
+  it("is answered with a notice only they see where the platform can show one (Slack), and ignored", () => {
+    const r = rig();
+    const capabilities = { canEdit: true, notices: true } as PlatformCapabilities;
+    const context: TurnContext = { ...r.context, capabilities: () => capabilities };
+    r.ask([yesNo]);
+    const reply = event("1", bob, { channel: { id: "c1", type: "group" } });
+    expect(r.desk.claims(reply)).toBe(true);
+    r.desk.answer(reply, context).subscribe();
+    expect(r.sent[1]).toEqual({ reply_to: "u2", platform: "telegram", channel: { id: "c1" }, content: { type: "text", text: "Only Ann can answer this." }, command: "notice", plainText: true });
+    expect(r.settled).toEqual([]);
+  });
+
+  it("is only logged where no such message exists", () => {
+    const r = rig();
+    r.ask([yesNo]);
+    r.answer(event("1", bob));
+    expect(r.sent).toHaveLength(1);
+  });
+});
