@@ -22,6 +22,9 @@ interface WaitingPoll {
  * update arrives; a newer waiting poll ends the earlier one with 409; `allowed_updates` filters updates
  * pushed after it is set. It also counts how many `getUpdates` were in flight at once.
  */
+/** How long an arriving poll waits for one whose caller may already have hung up (see `admitPoller`). */
+const HUNG_UP_GRACE_MS = 100;
+
 export class UpdateQueue {
   private readonly queue: Update[] = [];
   private nextUpdateId: number;
@@ -78,12 +81,14 @@ export class UpdateQueue {
 
   /**
    * One `getUpdates` arrived: counts it in flight until the returned release is called. When another is
-   * in flight, it first lets the event loop turn twice, so that a poll whose caller already hung up (its
-   * socket closed just before this one connected, as when grammY stops and confirms its offset) is let go
-   * before the two are judged to overlap.
+   * in flight, it first waits up to 100 ms for that one to go, so that a poll whose caller already hung
+   * up (its socket closed just before this one connected, as when grammY stops and confirms its
+   * offset) is let go before the two are judged to overlap: on a loaded machine the server hears of
+   * the closed socket some event-loop turns later (two turns were once not enough). A caller still
+   * polling stays in flight past that, and the overlap is counted.
    */
   async admitPoller(): Promise<() => void> {
-    if (this.inFlight > 0) await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+    for (let waited = 0; this.inFlight > 0 && waited < HUNG_UP_GRACE_MS; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
     this.inFlight++;
     this.maxConcurrentPollers = Math.max(this.maxConcurrentPollers, this.inFlight);
     let released = false;
