@@ -32,7 +32,7 @@ interface Batch {
  * re-arms a quiet window of `debounceMs`; a hard deadline of 5 × `debounceMs` from the first message
  * flushes anyway, so sustained typing cannot starve a turn. The merged event carries the texts
  * joined with "\n" and the last message's ids (the turn replies to it). Messages with attachments,
- * control commands, proactive events and group history are never held: they flush their key's
+ * control commands, proactive events, group history and taps are never held: they flush their key's
  * batch first, then pass. At most `maxMessages` (12) / `maxChars` (50,000) per batch.
  *
  * Hand-written: the quiet window and the deadline are two timers per key, which `debounceTime`
@@ -110,6 +110,8 @@ function debounceable(event: GatewayEvent): boolean {
   return (
     event.proactive !== true &&
     event.history !== true &&
+    // A tap on a button answers a question now: never held, never merged (whatever text it carries).
+    event.tap === undefined &&
     event.content.text.trim() !== "" &&
     (event.content.attachments ?? []).length === 0 &&
     !isControlCommand(event.content.text)

@@ -87,6 +87,16 @@ describe("debounceInbound", () => {
     });
   });
 
+  it("never holds a tap on a button: it passes at once, after flushing its key, and two taps stay two", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const a = from("ann", "look", "1");
+      const tap = from("ann", "x", "2", { tap: { id: "cb1", data: "q:k1:0" } });
+      const again = from("ann", "x", "3", { tap: { id: "cb2", data: "q:k1:1" } });
+      const source = cold("a 9ms b 9ms c 500ms |", { a, b: tap, c: again });
+      expectObservable(source.pipe(debounceInbound({ debounceMs: 100 }))).toBe("10ms (ab) 6ms c 500ms |", { a, b: tap, c: again });
+    });
+  });
+
   it("caps a batch at 12 messages", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const values: Record<string, GatewayEvent> = {};
