@@ -30,7 +30,7 @@ export type TurnstreamStdioEntry = z.output<typeof stdioEntrySchema>;
 /**
  * The stdio entry named `turnstream` among a session's offered MCP servers (`session/new`'s
  * `mcpServers`, unchecked), or undefined. HTTP entries are skipped: the reference agent does not
- * advertise `mcpCapabilities.http`, and only stdio carries the progress that keeps an `ask` alive.
+ * advertise `mcpCapabilities.http`, so the broker offers it stdio alone.
  */
 export function turnstreamEntry(mcpServers: unknown): TurnstreamStdioEntry | undefined {
   if (!Array.isArray(mcpServers)) return undefined;
