@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OutboundChoice, OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
 import { sessionKey } from "../../../operators/dispatch/sessionKey.js";
-import { SendError } from "../../../src/wire/index.js";
-import { BOT, someGuild, until, useDiscordPort } from "./portFixture.js";
+import { BOT, refused, someGuild, until, useDiscordPort } from "./portFixture.js";
 
 const CHOICES: readonly OutboundChoice[] = [
   { label: "Allow once", data: "q7:allow_once" },
@@ -28,16 +27,6 @@ describe("DiscordPort: buttons and taps", () => {
   }
 
   const shownIn = (channelId: string, messageId: string) => t.fake.shown(channelId).find((message) => message.id === messageId)!;
-
-  async function refused(promise: Promise<unknown>): Promise<SendError> {
-    try {
-      await promise;
-    } catch (err) {
-      if (err instanceof SendError) return err;
-      throw err;
-    }
-    throw new Error("the send was accepted");
-  }
 
   it("a send with choices carries one action row of grey buttons, custom_id = data; the capability says buttons", async () => {
     const c = await conversation();

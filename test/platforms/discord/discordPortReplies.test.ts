@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../../../operators/delivery/outboundMessage.js";
-import { SendError } from "../../../src/wire/index.js";
-import { BOT, someGuild, until, useDiscordPort } from "./portFixture.js";
+import { BOT, refused, someGuild, until, useDiscordPort } from "./portFixture.js";
 
 /** The port's replies against the fake: each OutboundMessage as Discord shows it, each failure as the gateway's ack names it. */
 describe("DiscordPort: replies", () => {
@@ -17,16 +16,6 @@ describe("DiscordPort: replies", () => {
     const channel = { id: guild.general.id, thread_id: trigger.id };
     const reply = (text: string, more: Partial<OutboundMessage> = {}): OutboundMessage => ({ reply_to: trigger.id, platform: "discord", channel, content: { type: "text", text }, ...more });
     return { ...guild, trigger, thread: trigger.id, reply };
-  }
-
-  async function refused(promise: Promise<unknown>): Promise<SendError> {
-    try {
-      await promise;
-    } catch (err) {
-      if (err instanceof SendError) return err;
-      throw err;
-    }
-    throw new Error("the send was accepted");
   }
 
   it("an agent's @everyone and @here do not ping: sends and edits let Discord parse user and role mentions only", async () => {

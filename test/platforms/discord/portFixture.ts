@@ -5,6 +5,7 @@ import { DiscordPort, type DiscordPortOptions } from "../../../src/platforms/dis
 import { FakeDiscord, type FakeDiscordOptions } from "../../fakes/discord/index.js";
 import { BOT, TOKEN } from "../../fakes/discord/fakeDiscordFixture.js";
 import { captureLogs, type LogRecord } from "../../helpers/logCapture.js";
+import { SendError } from "../../../src/wire/index.js";
 
 export { BOT, TOKEN, someGuild, until } from "../../fakes/discord/fakeDiscordFixture.js";
 
@@ -68,4 +69,15 @@ export function useDiscordPort(fakeOptions: Partial<FakeDiscordOptions> = {}): P
       return port;
     },
   };
+}
+
+/** The `SendError` a send was refused with; fails the test when the send was accepted (or failed otherwise). */
+export async function refused(promise: Promise<unknown>): Promise<SendError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof SendError) return err;
+    throw err;
+  }
+  throw new Error("the send was accepted");
 }
