@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import type { AgentConfig } from "../../src/config/index.js";
+import { FakeResponsesApi } from "./fakeResponsesApi.js";
 
 /** The pinned `@zed-industries/codex-acp` (devDependencies) ships its Rust binary in a per-platform package. */
 const platformPackage = `@zed-industries/codex-acp-${process.platform}-${process.arch}`;
@@ -124,4 +126,47 @@ export function codexAgent(baseUrl: string): CodexAgent {
 /** `[agent]` running `codex` in `workingDir`, permissions answered by `permission_mode` (default: OpenAB's rule). */
 export function codexAgentConfig(codex: CodexAgent, workingDir: string, permissionMode: AgentConfig["permission_mode"] = "allow_always"): AgentConfig {
   return { command: codex.command, args: codex.args, working_dir: workingDir, env: codex.env, inherit_env: [], permission_mode: permissionMode };
+}
+
+/** What `useCodexRun` gives each test: the fake model, codex-acp pointed at it, and a place for what the test starts. */
+export interface CodexRun<S extends { stop(): Promise<void> }> {
+  /** The test's fake Responses API (fresh for each test). */
+  readonly fake: FakeResponsesApi;
+  /** codex-acp's command and home, pointed at `fake` (fresh for each test). */
+  readonly codex: CodexAgent;
+  /** Keeps what the test started, to stop it first after the test; returns it. */
+  hold(started: S): S;
+}
+
+/**
+ * A codex-acp run per test: a fake Responses API and a codex home pointed at it before each test;
+ * after it, what the test started is stopped, then the fake closed and the home removed.
+ */
+export function useCodexRun<S extends { stop(): Promise<void> }>(): CodexRun<S> {
+  let fake: FakeResponsesApi | undefined;
+  let codex: CodexAgent | undefined;
+  let started: S | undefined;
+  beforeEach(async () => {
+    fake = await FakeResponsesApi.start();
+    codex = codexAgent(fake.url);
+    started = undefined;
+  });
+  afterEach(async () => {
+    await started?.stop();
+    await fake?.close();
+    codex?.cleanup();
+  });
+  const current = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} exists only while a test runs`);
+    return value;
+  };
+  return {
+    get fake() {
+      return current(fake, "the fake model");
+    },
+    get codex() {
+      return current(codex, "the codex home");
+    },
+    hold: (value) => (started = value),
+  };
 }

@@ -1,12 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { InlineKeyboardButton } from "grammy/types";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../../src/config/index.js";
 import type { ShownMessage } from "../fakes/telegram/index.js";
 import { someChats, useFakeBotApi } from "../fakes/telegram/fakeBotApiFixture.js";
-import { codexAcpAvailable, codexAgent, codexAgentConfig, type CodexAgent } from "../helpers/codexAcp.js";
-import { callsTool, FakeResponsesApi, type ResponsesRequest, type ScriptStep } from "../helpers/fakeResponsesApi.js";
+import { codexAcpAvailable, codexAgentConfig, useCodexRun, type CodexAgent } from "../helpers/codexAcp.js";
+import { callsTool, type FakeResponsesApi, type ResponsesRequest, type ScriptStep } from "../helpers/fakeResponsesApi.js";
 import type { LogRecord } from "../helpers/logCapture.js";
 import { startStack, until, userEvent, type Stack } from "../helpers/stack.js";
 import { startTelegramStack, type TelegramStack } from "../helpers/telegramStack.js";
@@ -97,29 +97,15 @@ const turnComplete = (records: readonly LogRecord[], eventId: string) => records
 const negotiated = { hello: { capabilities: { telegram: { send_ack: true, edit_ack: true, can_edit: true } } } };
 
 describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (gateway protocol: a numbered question)", () => {
-  let fake: FakeResponsesApi;
-  let codex: CodexAgent;
-  let stack: Stack | undefined;
-
-  beforeEach(async () => {
-    fake = await FakeResponsesApi.start();
-    codex = codexAgent(fake.url);
-    stack = undefined;
-  });
-
-  afterEach(async () => {
-    await stack?.stop();
-    await fake.close();
-    codex.cleanup();
-  });
+  const codexRun = useCodexRun<Stack>();
 
   /** A run in which codex asks; resolves with the stack, the run's event id and the number of each option. */
   async function asked(): Promise<{ s: Stack; runId: string; number: (name: string) => string }> {
-    pushScript(fake);
-    const workingDir = join(codex.home, "work");
+    pushScript(codexRun.fake);
+    const workingDir = join(codexRun.codex.home, "work");
     mkdirSync(workingDir);
-    const s = await startStack({ config: { delivery: { mode: "text" }, agent: askingCodex(codex, workingDir) }, gateway: negotiated });
-    stack = s;
+    const s = await startStack({ config: { delivery: { mode: "text" }, agent: askingCodex(codexRun.codex, workingDir) }, gateway: negotiated });
+    codexRun.hold(s);
     const run = userEvent("what does the check print?");
     s.gateway.broadcast(run);
     const [question] = await s.replyCount(1, waitMs).catch((err: unknown) => {
@@ -135,7 +121,7 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
     expect(numbered.map((option) => option.number)).toEqual(numbered.map((_, i) => String(i + 1)));
     expectCodexQuestion(text, numbered.map((option) => option.name));
     expect(text).toContain("Reply with a number or an option's name. Only Ann can answer.");
-    expectWaiting(fake, s.records);
+    expectWaiting(codexRun.fake, s.records);
     expect(runOf(s.records)).toBe(run.event_id);
     const number = (name: string) => numbered.find((option) => option.name === name)!.number;
     return { s, runId: String(run.event_id), number };
@@ -150,7 +136,7 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
     expect(done, agentStderr(s.records)).toBe(true);
     await sleep(500);
 
-    expectDecided(fake, s.records, "approved");
+    expectDecided(codexRun.fake, s.records, "approved");
     // The model's reply quoted what the command printed on this machine.
     const final = s.replies.at(-1)!;
     expect(final.reply_to).toBe(runId);
@@ -168,7 +154,7 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
     expect(done, agentStderr(s.records)).toBe(true);
     await sleep(500);
 
-    expectDecided(fake, s.records, "abort");
+    expectDecided(codexRun.fake, s.records, "abort");
     for (const reply of s.replies) expect(reply.content.text).not.toContain(printed);
     expect(s.commands.find((command) => command.command === "edit_message")?.content.text).toContain(`→ ${rejectName} (Ann)`);
   }, perTestMs);
@@ -176,21 +162,7 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
 
 describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (Telegram: buttons and a tap)", () => {
   const bot = useFakeBotApi();
-  let fake: FakeResponsesApi;
-  let codex: CodexAgent;
-  let stack: TelegramStack | undefined;
-
-  beforeEach(async () => {
-    fake = await FakeResponsesApi.start();
-    codex = codexAgent(fake.url);
-    stack = undefined;
-  });
-
-  afterEach(async () => {
-    await stack?.stop();
-    await fake.close();
-    codex.cleanup();
-  });
+  const codexRun = useCodexRun<TelegramStack>();
 
   /** The bot's message that carries (or carried) the question. */
   const questionIn = (chatId: number): ShownMessage | undefined =>
@@ -205,12 +177,12 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
 
   /** A run in a DM in which codex asks; resolves with the stack, the chat and the question as first shown. */
   async function asked() {
-    pushScript(fake);
-    const workingDir = join(codex.home, "work");
+    pushScript(codexRun.fake);
+    const workingDir = join(codexRun.codex.home, "work");
     mkdirSync(workingDir);
     const chats = someChats(bot.api);
-    const s = await startTelegramStack(bot.api, { config: { delivery: { mode: "text" }, agent: askingCodex(codex, workingDir) } });
-    stack = s;
+    const s = await startTelegramStack(bot.api, { config: { delivery: { mode: "text" }, agent: askingCodex(codexRun.codex, workingDir) } });
+    codexRun.hold(s);
     bot.api.from(chats.alice).text(chats.dm.id, "what does the check print?");
     const shown = await until(() => (questionIn(chats.dm.id)?.keyboard.length ?? 0) > 0, waitMs);
     expect(shown, agentStderr(s.records)).toBe(true);
@@ -219,7 +191,7 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
     expect(question.keyboard).toHaveLength(1);
     expectCodexQuestion(question.text ?? "", question.keyboard[0]!.map((button) => button.text));
     expect(question.text).toContain("Tap an option. Only Alice can answer.");
-    expectWaiting(fake, s.records);
+    expectWaiting(codexRun.fake, s.records);
     return { s, ...chats, question };
   }
 
@@ -239,7 +211,7 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
     const { s, question, ...chats } = await asked();
     await tap(s, chats, question, allowName);
 
-    expectDecided(fake, s.records, "approved");
+    expectDecided(codexRun.fake, s.records, "approved");
     const texts = bot.api.botTexts(chats.dm.id);
     expect(texts.at(-1)).toContain(`The command printed: ${printed}`);
   }, perTestMs);
@@ -248,7 +220,7 @@ describe.skipIf(!codexHere)("codex-acp asks to run a command; the chat answers (
     const { s, question, ...chats } = await asked();
     await tap(s, chats, question, rejectName);
 
-    expectDecided(fake, s.records, "abort");
+    expectDecided(codexRun.fake, s.records, "abort");
     for (const text of bot.api.botTexts(chats.dm.id)) expect(text ?? "").not.toContain(printed);
   }, perTestMs);
 });
