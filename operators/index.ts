@@ -48,11 +48,17 @@ export type { ContentBlock } from "./dispatch/contentBlock.js";
 
 // delivery: a turn's events into messages
 export { collectTranscript } from "./delivery/collectTranscript.js";
-export { reduceTranscript, type ToolEntry, type TurnTranscript } from "./delivery/turnTranscript.js";
+export { reduceTranscript, type ToolEntry, type TranscriptFile, type TurnTranscript } from "./delivery/turnTranscript.js";
 export { withReplyCalls } from "./delivery/withReplyCalls.js";
-export type { OutboundChoice, OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
+export type { OutboundAttachment, OutboundChoice, OutboundCommand, OutboundMessage, SendReceipt } from "./delivery/outboundMessage.js";
 export type {
   AgentEvent,
+  AgentFile,
+  AgentFileEvent,
+  AgentFileOutcome,
+  AgentFileSource,
+  FileReadyEvent,
+  FileRefusal,
   AgentTextEvent,
   AgentThoughtEvent,
   ConfigUpdateEvent,
@@ -77,6 +83,7 @@ export * from "./delivery/blocks/index.js";
 export * from "./delivery/flow/index.js";
 export * from "./delivery/status/index.js";
 export * from "./delivery/text/index.js";
+export * from "./delivery/files/index.js";
 export * from "./delivery/sequential/index.js";
 
 // cron: OpenAB's schedule syntax, when a job fires in its timezone, and the minutes that drive it

@@ -18,7 +18,62 @@ export type AgentEvent =
   | UnknownUpdateEvent
   | SessionResetEvent
   | QuestionEvent
+  | AgentFileEvent
+  | FileReadyEvent
   | TurnEndEvent;
+
+/**
+ * A file the agent made for the chat: an ACP `image`, `resource` or `resource_link` content block
+ * in its message stream, or a `send_file` tool call. Nothing in it is trusted: the worker resolves
+ * it (path rule, size limit) into a `file_ready` event at the same place in the turn
+ * (`src/turn/files/`), and only that is delivered.
+ */
+export interface AgentFileEvent {
+  readonly type: "file";
+  readonly file: AgentFile;
+  /** `send_file` only: told once what became of the file, before the tool answers. */
+  readonly settle?: (outcome: AgentFileOutcome) => void;
+}
+
+export interface AgentFile {
+  /** The name the agent gave it (untrusted: cleaned to a base name before anyone sees it); absent: none. */
+  readonly name?: string;
+  /** The media type the agent gave (untrusted); absent: guessed from the name. */
+  readonly mimeType?: string;
+  /** A caption to post with it (`send_file`); absent: none. */
+  readonly caption?: string;
+  readonly source: AgentFileSource;
+}
+
+/** Where a file's bytes are: inline in the update (base64 or text), or a path the agent named. */
+export type AgentFileSource =
+  | { readonly kind: "base64"; readonly data: string }
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "path"; readonly path: string };
+
+/**
+ * What became of one `send_file` call's file: queued to be delivered with the turn's reply, or
+ * refused for a reason the model may be told (`not_found` covers every path that is not allowed,
+ * so the tool is no existence oracle).
+ */
+export type AgentFileOutcome =
+  | { readonly kind: "accepted"; readonly filename: string; readonly size: number }
+  | { readonly kind: "refused"; readonly reason: FileRefusal; readonly maxBytes?: number };
+
+/** Why a file did not reach the chat: stable reasons, as logged. */
+export type FileRefusal = "not_found" | "too_big" | "too_many" | "invalid" | "store_failed";
+
+/**
+ * A file resolved and stored, ready to go at its place in the reply; or one that cannot go, whose
+ * name and size the conversation is told instead (`refused`).
+ */
+export interface FileReadyEvent {
+  readonly type: "file_ready";
+  readonly filename: string;
+  readonly size: number;
+  readonly caption: string;
+  readonly ready: { readonly kind: "stored"; readonly mimeType: string; readonly image: boolean; readonly ref: string } | { readonly kind: "refused"; readonly reason: FileRefusal };
+}
 
 /**
  * The agent waits on questions for the person in the chat: a permission request under

@@ -28,6 +28,27 @@ export interface OutboundMessage {
    * mode, or escaped; the gateway protocol has no way to say it (its platforms render as they do).
    */
   readonly plainText?: true;
+  /**
+   * A file posted with this message, `content.text` its caption (`""`: none). Only on a plain send
+   * (no `command`), and only to a platform whose capabilities say `outboundFiles`; elsewhere the
+   * conversation is told the file could not be sent (`fileNotice`). The bytes are not here: they
+   * wait in the bus's file store under `ref` (`Bus.files`), so a send stays small on any bus.
+   */
+  readonly attachment?: OutboundAttachment;
+}
+
+/** A file a send carries (`OutboundMessage.attachment`). */
+export interface OutboundAttachment {
+  /** What the chat shows as the file's name: a base name, cleaned and bounded, never a path. */
+  readonly filename: string;
+  /** The file's media type, e.g. `image/png`; `application/octet-stream` when unknown. */
+  readonly mime_type: string;
+  /** Bytes. */
+  readonly size: number;
+  /** Shown as a picture (an image the platform can show inline) or as a document. */
+  readonly kind: "image" | "document";
+  /** The stored file's name in the bus's file store, put by the worker before the send. */
+  readonly ref: string;
 }
 
 /** One button: what it shows, and the data a tap on it carries back (`GatewayEvent.tap.data`). */

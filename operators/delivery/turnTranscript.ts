@@ -1,4 +1,4 @@
-import type { AgentEvent, TokenUsage, ToolDoneEvent } from "./agentEvent.js";
+import type { AgentEvent, FileReadyEvent, TokenUsage, ToolDoneEvent } from "./agentEvent.js";
 
 /** Heads the turn's text when it runs on a fresh session because the previous one was lost. */
 export const SESSION_RESET_NOTICE = "⚠️ _Session expired, starting fresh..._\n\n";
@@ -36,10 +36,18 @@ export interface TurnTranscript {
   readonly toolEnvelope?: string;
   /** `reply` tool calls of the turn (either mode). */
   readonly replyCalls: number;
+  /** The turn's files, in the order the agent made them, each with where it came in the text. */
+  readonly files: readonly TranscriptFile[];
+}
+
+/** A file of the turn and its place: `at` is `buffer.length` when it came (it follows that text). */
+export interface TranscriptFile {
+  readonly at: number;
+  readonly file: FileReadyEvent;
 }
 
 export function emptyTranscript(): TurnTranscript {
-  return { buffer: "", answerStart: 0, tools: [], reset: false, replyCalls: 0 };
+  return { buffer: "", answerStart: 0, tools: [], reset: false, replyCalls: 0, files: [] };
 }
 
 /** The transcript after one more event of the turn. Pure: returns a new transcript. */
@@ -66,7 +74,11 @@ export function reduceTranscript(transcript: TurnTranscript, event: AgentEvent):
       return { ...transcript, replyCalls: transcript.replyCalls + 1, ...(transcript.toolEnvelope === undefined ? { toolEnvelope: event.envelope } : {}) };
     case "reply_bubbles":
       return { ...transcript, replyCalls: transcript.replyCalls + 1 };
+    case "file_ready":
+      return { ...transcript, files: [...transcript.files, { at: transcript.buffer.length, file: event }] };
     // Thoughts, plans, config, bubbles and questions are not part of the text path; unknown updates are ignored.
+    // A file the worker has not resolved yet is not deliverable; resolved, it comes as `file_ready`.
+    case "file":
     case "question":
     case "thought":
     case "plan":

@@ -1,4 +1,5 @@
 import type { Observable, SchedulerLike } from "rxjs";
+import type { FileStore } from "./files/fileStore.js";
 
 /**
  * The one interface the pipeline talks to. `MemoryBus` implements it in process; the NATS
@@ -88,6 +89,13 @@ export interface Bus {
    * (JetStream's ack wait) must keep a long turn's message alive.
    */
   consume<T>(filter: string, options: ConsumeOptions): Observable<DurableMessage<T>>;
+
+  /**
+   * Where a file a worker sends waits until the edge posted it (`OutboundAttachment.ref`): the
+   * embedded bus keeps it in memory, NATS in a JetStream object store, in chunks well under
+   * `max_payload`.
+   */
+  readonly files: FileStore;
 
   /** Stops all subscriptions (they complete) and refuses further use with `BusClosedError`. */
   close(): Promise<void>;

@@ -27,3 +27,5 @@ export { NatsBus, type NatsBusOptions } from "./nats/natsBus.js";
 export { natsConnectOptions } from "./nats/connect.js";
 export type { BusConnectionStatus } from "./nats/connectionStatus.js";
 export { ConsumerLostError } from "./nats/consumerLostError.js";
+export { FileStoreError, StoredFileMissingError, type FileStore } from "./files/fileStore.js";
+export { MemoryFileStore } from "./files/memoryFileStore.js";

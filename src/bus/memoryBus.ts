@@ -1,4 +1,6 @@
 import { Observable, asyncScheduler, type SchedulerLike, type Subscriber } from "rxjs";
+import { MemoryFileStore } from "./files/memoryFileStore.js";
+import type { FileStore } from "./files/fileStore.js";
 import type {
   Bus,
   BusMessage,
@@ -55,6 +57,7 @@ const NO_HEADERS: Headers = Object.freeze({});
 export class MemoryBus implements Bus {
   readonly scheduler: SchedulerLike;
   readonly shared = false;
+  readonly files: FileStore = new MemoryFileStore();
   readonly #deliveries = new DeliveryQueue();
   readonly #subscriptions = new Set<CoreSubscription>();
   /** Recipients per published subject; dropped whenever a subscription starts or ends. */

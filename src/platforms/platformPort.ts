@@ -36,8 +36,13 @@ export interface PlatformPort {
   capabilities(platform: string): PlatformCapabilities | undefined;
   /** The largest reply, in characters, the splitter may send to `platform`. */
   messageLimit(platform: string): number;
-  /** Carries out one reply operation; rejects with `SendError` when it was not done. */
-  send(message: OutboundMessage, options: { readonly wantAck: boolean }): Promise<SendReceipt>;
+  /**
+   * Carries out one reply operation; rejects with `SendError` when it was not done. A message with
+   * an `attachment` comes with its bytes in `options.file` (the edge read them from the bus's file
+   * store); a port that cannot post files sends the notice line instead (`fileNotice`), and one
+   * the platform refuses as too big rejects with code `file_too_large`.
+   */
+  send(message: OutboundMessage, options: SendOptions): Promise<SendReceipt>;
   /**
    * Told once for each event the port emitted, when the edge is done with it: durably queued for its
    * turn, or never to be (skipped, denied, refused, dropped by a stage). A port that must confirm
@@ -64,6 +69,14 @@ export interface PlatformPort {
   start(options?: { readonly receive?: boolean }): void;
   /** Disconnects; `events` completes. */
   close(): Promise<void>;
+}
+
+/** How a port carries out one send. */
+export interface SendOptions {
+  /** Wait for the platform's ack (a gateway may be asked not to). */
+  readonly wantAck: boolean;
+  /** The bytes of `message.attachment`, exactly `attachment.size` of them; absent otherwise. */
+  readonly file?: Uint8Array;
 }
 
 /** Receiving, apart from the rest of a port, for a platform that allows one receiving connection per bot. */

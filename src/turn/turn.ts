@@ -3,6 +3,7 @@ import type { Logger } from "../log/logger.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import type { Send } from "../pipeline/send.js";
+import type { FileStore } from "../bus/files/fileStore.js";
 import type { TriageSettings } from "../../operators/triage/triageSettings.js";
 import type { TriageStore } from "../../operators/triage/triageStore.js";
 
@@ -67,6 +68,11 @@ export interface TurnContext {
    * counts nothing.
    */
   note?(fact: TurnFact): void;
+  /**
+   * Where the turn's files wait for the edge that posts them (the bus's `files`); absent: the turn
+   * cannot send files, and the conversation is told each one's name and size instead.
+   */
+  readonly files?: FileStore;
 }
 
 /**

@@ -86,6 +86,13 @@ export interface PlatformCapabilities {
    * messages). Not a hello field; a native adapter's fixed capabilities turn it on. Absent: off.
    */
   readonly notices?: boolean;
+  /**
+   * Whether a send may carry a file (`OutboundMessage.attachment`). From a hello: the platform's
+   * `supports_outbound_attachments` (fail-closed: false), and then the file travels inline in the
+   * reply frame's `content.attachments`; a native adapter uploads it. Absent: off, and each file
+   * is one short notice line instead.
+   */
+  readonly outboundFiles?: boolean;
 }
 
 export interface CapabilityOverrides {

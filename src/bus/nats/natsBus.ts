@@ -1,4 +1,6 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import { ObjectFileStore } from "./objectFileStore.js";
+import type { FileStore } from "../files/fileStore.js";
 import {
   connect,
   createInbox,
@@ -59,6 +61,7 @@ export class NatsBus implements Bus {
   readonly scheduler: SchedulerLike;
   readonly shared = true;
   readonly handBackDelayMs = HAND_BACK_DELAY_MS;
+  readonly files: FileStore = new ObjectFileStore();
   /** The bus's connection, e.g. for `openBucket`. Closed by `close()`. */
   readonly connection: NatsConnection;
   /** The `[bus]` section this bus was set up with. */

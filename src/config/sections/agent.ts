@@ -30,6 +30,8 @@ const agentKeys = z.strictObject({
   permission_timeout_secs: int(1).default(300),
   permission_fallback: choice({ values: permissionPolicies }).default("reject"),
   ask_timeout_secs: int(1).default(600),
+  // turnstream's own: a directory besides the working directory that `send_file` may read from.
+  outbound_dir: nonEmptyString().optional(),
 });
 
 export interface AgentConfig {
@@ -49,6 +51,11 @@ export interface AgentConfig {
   permission_fallback?: PermissionPolicy;
   /** How long an `ask` call waits for all its answers (default 600). */
   ask_timeout_secs?: number;
+  /**
+   * A directory besides `working_dir` whose files `send_file` (and a `resource_link`) may send;
+   * absent: only the working directory's.
+   */
+  outbound_dir?: string;
 }
 
 /** Fills the environment-derived defaults (OpenAB's): command and args from OPENAB_AGENT_COMMAND, working_dir from HOME. */
@@ -68,6 +75,7 @@ export function resolveAgent(keys: z.output<typeof agentKeys>, env: NodeJS.Proce
     permission_timeout_secs: keys.permission_timeout_secs,
     permission_fallback: keys.permission_fallback,
     ask_timeout_secs: keys.ask_timeout_secs,
+    ...(keys.outbound_dir === undefined ? {} : { outbound_dir: keys.outbound_dir }),
   };
 }
 

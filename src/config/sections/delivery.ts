@@ -58,6 +58,8 @@ export const deliverySection = z
     /** Unset: OpenAB's rule (only a `[[reply_to:…]]` directive quotes, on the first message). */
     reply_to_mode: choice({ values: ["off", "first", "all"] }).optional(),
     response_prefix: z.string().default(""),
+    // turnstream's own: the largest file a turn sends; unset, each platform's own limit.
+    max_file_bytes: int(1).optional(),
     blocks: blocksSection,
   })
   .prefault({});
