@@ -44,7 +44,7 @@ export { batchTokens } from "./dispatch/batchTokens.js";
 export { sessionKey, sessionKeyParts, type SessionKeyParts } from "./dispatch/sessionKey.js";
 export { compositeKey, compositeKeyParts } from "./dispatch/compositeKey.js";
 export { partitionOf } from "./dispatch/partitionOf.js";
-export type { ContentBlock } from "./dispatch/contentBlock.js";
+export type { ContentBlock, PromptCapabilities } from "./dispatch/contentBlock.js";
 
 // delivery: a turn's events into messages
 export { collectTranscript } from "./delivery/collectTranscript.js";

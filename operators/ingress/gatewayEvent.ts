@@ -94,7 +94,11 @@ export interface GatewayContent {
 }
 
 export interface GatewayAttachment {
-  /** `image`, `text_file`, `audio`. */
+  /**
+   * `image`, `text_file`, `audio` (the gateway's), or `file`: any other document, which the native
+   * adapters fetch (up to `MAX_DOCUMENT_BYTES`) and the prompt embeds as a `resource` block when the
+   * agent takes them. Other types are carried and skipped.
+   */
   readonly type: string;
   readonly filename: string;
   readonly mime_type: string;

@@ -4,7 +4,7 @@ import type { Logger } from "../log/logger.js";
 import type { AgentExitCause } from "../metrics/instruments.js";
 import type { AgentEvent } from "../../operators/delivery/agentEvent.js";
 import type { Redact } from "../../operators/delivery/text/redactSecrets.js";
-import type { ContentBlock } from "../../operators/dispatch/contentBlock.js";
+import type { ContentBlock, PromptCapabilities } from "../../operators/dispatch/contentBlock.js";
 import { isPlainText } from "../../operators/ingress/untrustedText.js";
 import type { AgentConfig } from "../config/index.js";
 import { AgentProcess } from "./agentProcess.js";
@@ -59,6 +59,8 @@ export class AcpClient {
   readonly agentName: string;
   readonly supportsLoadSession: boolean;
   readonly mcpCapabilities: McpCapabilities;
+  /** What the agent's prompts may hold beyond text (`initialize`'s `promptCapabilities`). */
+  readonly promptCapabilities: PromptCapabilities;
   readonly #connection: JsonRpcConnection;
   readonly #logger: Logger;
   readonly #sessionNewMs: number;
@@ -81,6 +83,7 @@ export class AcpClient {
     this.agentName = agent.agentName;
     this.supportsLoadSession = agent.supportsLoadSession;
     this.mcpCapabilities = agent.mcpCapabilities;
+    this.promptCapabilities = agent.promptCapabilities;
     const { agent: config } = options;
     this.#answerAgent = agentRequestAnswerer({
       // Absent in a hand-built AgentConfig: OpenAB's rule.
@@ -128,7 +131,7 @@ export class AcpClient {
       client = new AcpClient(agentProcess, connection, agent, options, logger);
       const routing = client.#routing;
       connection.notifications.subscribe((notification) => routeSessionUpdate(notification.method, notification.params, routing));
-      logger.info({ agent: client.agentName, loadSession: client.supportsLoadSession }, "agent initialized");
+      logger.info({ agent: client.agentName, loadSession: client.supportsLoadSession, embeddedContext: client.promptCapabilities.embeddedContext }, "agent initialized");
       return client;
     } catch (err) {
       connection.close();

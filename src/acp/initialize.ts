@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PromptCapabilities } from "../../operators/dispatch/contentBlock.js";
 import { untrustedName } from "../../operators/ingress/untrustedText.js";
 import type { JsonRpcConnection } from "./connection.js";
 import { AcpProtocolError } from "./errors.js";
@@ -6,10 +7,12 @@ import type { McpCapabilities } from "./mcpServers.js";
 
 // Read leniently: a malformed `mcpCapabilities` only means the agent gets no HTTP server offered.
 const mcpCapabilities = z.looseObject({ http: z.boolean().optional() }).nullish().catch(undefined);
+// Likewise: a malformed `promptCapabilities` means text (and images) only.
+const promptCapabilities = z.looseObject({ embeddedContext: z.boolean().optional() }).nullish().catch(undefined);
 const initializeResult = z.looseObject({
   protocolVersion: z.number(),
   agentCapabilities: z
-    .looseObject({ loadSession: z.boolean().optional(), mcpCapabilities: mcpCapabilities })
+    .looseObject({ loadSession: z.boolean().optional(), mcpCapabilities: mcpCapabilities, promptCapabilities: promptCapabilities })
     .optional(),
   agentInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
 });
@@ -20,6 +23,8 @@ export interface InitializedAgent {
   readonly agentName: string;
   readonly supportsLoadSession: boolean;
   readonly mcpCapabilities: McpCapabilities;
+  /** What its prompts may hold beyond text: `embeddedContext` lets a user's document go as a `resource` block. */
+  readonly promptCapabilities: PromptCapabilities;
 }
 
 export interface InitializeOptions {
@@ -51,5 +56,6 @@ export async function initialize(connection: JsonRpcConnection, { command, clien
     agentName: reportedName === undefined ? command : untrustedName(reportedName),
     supportsLoadSession: init.data.agentCapabilities?.loadSession === true,
     mcpCapabilities: { http: init.data.agentCapabilities?.mcpCapabilities?.http === true },
+    promptCapabilities: { embeddedContext: init.data.agentCapabilities?.promptCapabilities?.embeddedContext === true },
   };
 }

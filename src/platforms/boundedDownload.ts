@@ -10,11 +10,14 @@ export interface DownloadFailure<Reason extends string = never> {
   readonly status: string;
 }
 
+/** The attachment types a native adapter downloads: `file` is any document that is not one of the others. */
+export type DownloadType = "audio" | "image" | "text_file" | "file";
+
 /** A file to fetch from a URL (Discord's CDN, Slack's file host), as the attachment it becomes. */
 export interface UrlDownload {
   readonly kind: "download";
   readonly url: string;
-  readonly type: "audio" | "image" | "text_file";
+  readonly type: DownloadType;
   readonly filename: string;
   readonly mime_type: string;
   /** What the platform says it weighs (Slack sometimes says 0). */

@@ -1,12 +1,19 @@
 /**
  * Upstream's kinds of file in a message (OpenAB's `src/media.rs`, reference §2.7), which its
  * Discord and Slack adapters and its Telegram gateway apply alike: what counts as a text file or an
- * image, and how big each may be.
+ * image, and how big each may be; and turnstream's cap on every other document.
  */
 
 /** An image's cap, and a text file's. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_TEXT_FILE_BYTES = 512 * 1024;
+/**
+ * turnstream's cap on any other document a user sends (a PDF, an archive: a `file` attachment,
+ * embedded in the prompt as a `resource` block when the agent takes one). Upstream refuses these;
+ * 10 MiB, as an image, since both travel base64 in the event and the prompt. A bigger one is not
+ * downloaded: the agent gets the "not delivered" note (`size exceeded: …`).
+ */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 /** A message's text files: how many, and their bytes together. */
 export const MAX_TEXT_FILES = 5;
 export const MAX_TEXT_TOTAL_BYTES = 1024 * 1024;

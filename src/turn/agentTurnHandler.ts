@@ -69,7 +69,7 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
    */
   const promptOf = (session: PooledSession, event: GatewayEvent, dispatch: BatchDispatch | undefined, context: TurnContext, earlier: readonly HistoryEntry[]): ContentBlock[] => {
     const receivedAt = new Date(context.scheduler.now()).toISOString();
-    const packed = dispatch === undefined ? packPrompt(event, receivedAt) : packBatch(dispatch.events, dispatch.batch.dropped, receivedAt);
+    const packed = dispatch === undefined ? packPrompt(event, receivedAt, session.promptCapabilities) : packBatch(dispatch.events, dispatch.batch.dropped, receivedAt, session.promptCapabilities);
     // Group history heads the prompt, closed by the marker that says what to answer.
     const past = historyPrompt(earlier);
     const withHistory: ContentBlock[] = past === undefined ? packed : [{ type: "text", text: past }, ...packed];

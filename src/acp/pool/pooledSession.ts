@@ -1,5 +1,6 @@
 import { concat, defer, finalize, of, type Observable } from "rxjs";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
+import type { PromptCapabilities } from "../../../operators/dispatch/contentBlock.js";
 import type { AcpClient, ContentBlock } from "../client.js";
 import type { McpOffer } from "../mcpServers.js";
 import type { PromptOptions } from "../promptTurn.js";
@@ -10,6 +11,8 @@ export interface PooledSession {
   readonly sessionId: string;
   /** No prompt has run on this ACP session yet: it was created (not resumed) for this turn. */
   readonly firstPrompt: boolean;
+  /** What the session's agent said its prompts may hold beyond text (its `initialize`). */
+  readonly promptCapabilities: PromptCapabilities;
   /**
    * One prompt turn's events (see `AcpClient.prompt`), led by `session_reset` when this turn runs
    * on a fresh session because the previous one was lost.
@@ -39,6 +42,7 @@ export function pooledSession(key: string, entry: PoolEntry, promptOptions: Prom
     key,
     sessionId: entry.sessionId,
     firstPrompt: !entry.prompted,
+    promptCapabilities: entry.client.promptCapabilities,
     prompt: (blocks) =>
       defer(() => {
         entry.prompted = true;

@@ -1,7 +1,7 @@
 import type { APIAttachment } from "@discordjs/core";
 import { formatAttachmentSize } from "../../../operators/ingress/prompt/attachmentBlock.js";
 import { sizeExceeded, type PlannedFile, type UrlDownload } from "../boundedDownload.js";
-import { extensionOf, isImageFile, isTextFile, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, MAX_TEXT_FILES, MAX_TEXT_TOTAL_BYTES, stripMimeParams } from "../fileKinds.js";
+import { isImageFile, isTextFile, MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, MAX_TEXT_FILES, MAX_TEXT_TOTAL_BYTES, stripMimeParams } from "../fileKinds.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
 
 
@@ -9,8 +9,8 @@ import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
 /**
  * A message's attachments as OpenAB's Discord adapter takes them (§2.7), in message order: audio
  * (`audio/*`) for `[stt]` (≤ 25 MiB), text files by MIME type, extension or name (at most 5, 512 KiB
- * each, 1 MiB together), images by `image/*` or extension (≤ 10 MiB); anything else is refused as
- * an unsupported format, so the agent is told a file was not delivered rather than nothing.
+ * each, 1 MiB together), images by `image/*` or extension (≤ 10 MiB); anything else, which upstream
+ * refuses, is a `file` (≤ `MAX_DOCUMENT_BYTES`), embedded in the prompt when the agent takes one.
  */
 export function planAttachments(attachments: readonly APIAttachment[]): PlannedFile[] {
   let textFiles = 0;
@@ -27,7 +27,7 @@ export function planAttachments(attachments: readonly APIAttachment[]): PlannedF
       return planned(attachment, "text_file", mime === "" ? "text/plain" : mime, MAX_TEXT_FILE_BYTES);
     }
     if (isImageFile(mime, name)) return planned(attachment, "image", mime === "" ? "image/png" : mime, MAX_IMAGE_BYTES);
-    return rejected(attachment, "file", mime, `unsupported format: ${extensionOf(name) || name}`);
+    return planned(attachment, "file", mime === "" ? "application/octet-stream" : mime, MAX_DOCUMENT_BYTES);
   });
 }
 

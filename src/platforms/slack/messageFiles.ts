@@ -1,7 +1,7 @@
 import type { GatewayAttachment } from "../../../operators/ingress/gatewayEvent.js";
 import { MAX_AUDIO_BYTES } from "../../stt/speechToText.js";
 import { sizeExceeded, type PlannedFile, type UrlDownload } from "../boundedDownload.js";
-import { extensionOf, isImageFile, isTextFile, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, MAX_TEXT_FILES, MAX_TEXT_TOTAL_BYTES, stripMimeParams } from "../fileKinds.js";
+import { extensionOf, isImageFile, isTextFile, MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES, MAX_TEXT_FILES, MAX_TEXT_TOTAL_BYTES, stripMimeParams } from "../fileKinds.js";
 import { slackFileUrl } from "./slackFileUrl.js";
 
 
@@ -10,9 +10,10 @@ import { slackFileUrl } from "./slackFileUrl.js";
  * A message's `files` as upstream takes them (§2.7, §3.4 step 5), in order: the URL
  * `url_private_download`, else `url_private`, else the file is skipped; the MIME type without its
  * parameters; audio (`audio/…`) for `[stt]`; a text file by its MIME type or name (at most 5);
- * an image by its MIME type or extension. Where upstream skips silently, the agent is told instead:
- * a sixth text file, a file over its cap by what Slack says, any other kind of file become a "not
- * delivered" note with the reason.
+ * an image by its MIME type or extension; any other kind of file, which upstream skips, a `file`
+ * (≤ `MAX_DOCUMENT_BYTES`), embedded in the prompt when the agent takes one. Where upstream skips
+ * silently, the agent is told instead: a sixth text file or a file over its cap by what Slack says
+ * become a "not delivered" note with the reason.
  */
 export function messageFiles(files: readonly unknown[]): PlannedFile[] {
   const items: PlannedFile[] = [];
@@ -35,7 +36,7 @@ export function messageFiles(files: readonly unknown[]): PlannedFile[] {
     } else if (isImageFile(mime, filename)) {
       items.push(planned(url, "image", filename, mime.startsWith("image/") ? mime : `image/${extension === "jpg" ? "jpeg" : extension}`, size, MAX_IMAGE_BYTES));
     } else {
-      items.push(rejected("file", filename, mime === "" ? "application/octet-stream" : mime, size, `unsupported format: ${extension || mime || filename}`));
+      items.push(planned(url, "file", filename, mime === "" ? "application/octet-stream" : mime, size, MAX_DOCUMENT_BYTES));
     }
   }
   return items;

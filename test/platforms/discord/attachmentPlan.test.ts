@@ -1,22 +1,31 @@
 import type { APIAttachment } from "@discordjs/core";
 import { describe, expect, it } from "vitest";
 import { planAttachments } from "../../../src/platforms/discord/attachmentPlan.js";
-import { isTextFile, stripMimeParams } from "../../../src/platforms/fileKinds.js";
+import { isTextFile, MAX_DOCUMENT_BYTES, stripMimeParams } from "../../../src/platforms/fileKinds.js";
 
 function file(filename: string, size: number, content_type?: string): APIAttachment {
   return { id: "1", filename, size, url: `http://127.0.0.1/${filename}`, proxy_url: "", ...(content_type === undefined ? {} : { content_type }) };
 }
 
 describe("planAttachments (§2.7)", () => {
-  it("audio for [stt], text files, images by type or extension, anything else refused as unsupported", () => {
-    const plan = planAttachments([file("v.ogg", 10, "audio/ogg"), file("a.rs", 10), file("p.PNG", 10), file("x.bin", 10, "image/webp"), file("r.pdf", 10, "application/pdf")]);
+  it("audio for [stt], text files, images by type or extension, anything else a file (a document to embed)", () => {
+    const plan = planAttachments([file("v.ogg", 10, "audio/ogg"), file("a.rs", 10), file("p.PNG", 10), file("x.bin", 10, "image/webp"), file("r.pdf", 10, "application/pdf"), file("blob", 10)]);
     expect(plan.map((item) => (item.kind === "download" ? [item.type, item.mime_type] : [item.attachment.type, item.attachment.status]))).toEqual([
       ["audio", "audio/ogg"],
       ["text_file", "text/plain"],
       ["image", "image/png"],
       ["image", "image/webp"],
-      ["file", "unsupported format: pdf"],
+      ["file", "application/pdf"],
+      ["file", "application/octet-stream"],
     ]);
+    expect(plan[4]).toMatchObject({ kind: "download", filename: "r.pdf", size: 10, maxBytes: MAX_DOCUMENT_BYTES });
+  });
+
+  it("a document over MAX_DOCUMENT_BYTES (10 MiB) by what Discord says is not fetched: its status says why", () => {
+    expect(MAX_DOCUMENT_BYTES).toBe(10 * 1024 * 1024);
+    const [big, fits] = planAttachments([file("big.pdf", MAX_DOCUMENT_BYTES + 1, "application/pdf"), file("fits.zip", MAX_DOCUMENT_BYTES, "application/zip")]);
+    expect(big).toEqual({ kind: "rejected", attachment: { type: "file", filename: "big.pdf", mime_type: "application/pdf", data: "", size: MAX_DOCUMENT_BYTES + 1, status: "size exceeded: 10.0 MB exceeds 10.0 MB" } });
+    expect(fits).toMatchObject({ kind: "download", type: "file", mime_type: "application/zip" });
   });
 
   it("limits: 10 MiB an image, 512 KiB a text file, at most 5 text files and 1 MiB of them", () => {

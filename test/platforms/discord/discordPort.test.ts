@@ -99,7 +99,7 @@ describe("DiscordPort: messages in", () => {
     expect(t.events.map((event) => event.content.text).slice(2)).toEqual(["carry on", "bot says 4"]);
   });
 
-  it("attachments come as GatewayAttachments, downloaded from their URL; audio goes as audio for [stt]", async () => {
+  it("attachments come as GatewayAttachments, downloaded from their URL; audio goes as audio for [stt], a PDF as a file", async () => {
     const { general, alice } = await ready();
     t.fake.from(alice).message(general.id, `<@${BOT.id}>`, {
       attachments: [
@@ -114,7 +114,7 @@ describe("DiscordPort: messages in", () => {
     expect(event!.content.attachments).toEqual([
       { type: "text_file", filename: "notes.txt", mime_type: "text/plain", data: Buffer.from("some notes").toString("base64"), size: 10 },
       { type: "audio", filename: "voice.ogg", mime_type: "audio/ogg", data: Buffer.from("OggS-voice").toString("base64"), size: 10 },
-      { type: "file", filename: "report.pdf", mime_type: "application/pdf", data: "", size: 4, status: "unsupported format: pdf" },
+      { type: "file", filename: "report.pdf", mime_type: "application/pdf", data: Buffer.from("%PDF").toString("base64"), size: 4 },
     ]);
     expect(t.fake.threads(general.id)[0]!.name).toBe("notes.txt");
   });

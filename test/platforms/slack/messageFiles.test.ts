@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TEXT_FILES } from "../../../src/platforms/fileKinds.js";
+import { MAX_DOCUMENT_BYTES, MAX_TEXT_FILES } from "../../../src/platforms/fileKinds.js";
 import { messageFiles, withinTextBudget } from "../../../src/platforms/slack/messageFiles.js";
 
 const file = (name: string, mimetype: string, size = 10) => ({ name, mimetype, size, url_private: `https://files.slack.com/${name}` });
@@ -16,9 +16,15 @@ describe("messageFiles (§2.7, §3.4 step 5)", () => {
     ]);
   });
 
-  it("skips a file without a URL, tells the agent about anything else it does not take", () => {
+  it("skips a file without a URL; any other kind of file is a file (a document to embed), up to MAX_DOCUMENT_BYTES", () => {
     expect(messageFiles([{ name: "x.txt", mimetype: "text/plain" }, null, 5])).toEqual([]);
-    expect(messageFiles([file("deck.pdf", "application/pdf")])).toEqual([{ kind: "rejected", attachment: { type: "file", filename: "deck.pdf", mime_type: "application/pdf", data: "", size: 10, status: "unsupported format: pdf" } }]);
+    expect(messageFiles([file("deck.pdf", "application/pdf"), file("blob", "")])).toEqual([
+      { kind: "download", url: "https://files.slack.com/deck.pdf", type: "file", filename: "deck.pdf", mime_type: "application/pdf", size: 10, maxBytes: MAX_DOCUMENT_BYTES },
+      { kind: "download", url: "https://files.slack.com/blob", type: "file", filename: "blob", mime_type: "application/octet-stream", size: 10, maxBytes: MAX_DOCUMENT_BYTES },
+    ]);
+    expect(messageFiles([file("big.zip", "application/zip", MAX_DOCUMENT_BYTES + 1)])).toEqual([
+      { kind: "rejected", attachment: { type: "file", filename: "big.zip", mime_type: "application/zip", data: "", size: MAX_DOCUMENT_BYTES + 1, status: "size exceeded: 10.0 MB exceeds 10.0 MB" } },
+    ]);
   });
 
   it("refuses a file Slack already says is over its cap, and a sixth text file", () => {

@@ -1,6 +1,7 @@
 import type { Message } from "grammy/types";
 import { describe, expect, it } from "vitest";
-import { isTextFileName, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES } from "../../../src/platforms/fileKinds.js";
+import { isTextFileName, MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, MAX_TEXT_FILE_BYTES } from "../../../src/platforms/fileKinds.js";
+import { MAX_AUDIO_BYTES } from "../../../src/stt/speechToText.js";
 import { mediaOf } from "../../../src/platforms/telegram/messageMedia.js";
 
 const base = { message_id: 1, date: 0, chat: { id: 1, type: "private", first_name: "A" } } as const;
@@ -24,9 +25,26 @@ describe("mediaOf", () => {
     expect(mediaOf(message({ document: { file_id: "d", file_unique_id: "u", file_name: "Dockerfile", mime_type: "application/octet-stream" } }))[0]).toMatchObject({ kind: "download", mime_type: "text/plain" });
   });
 
-  it("refuses a document that is not text as upstream words it (§6.5: report.pdf)", () => {
-    const [item] = mediaOf(message({ document: { file_id: "d", file_unique_id: "u", file_name: "report.pdf", mime_type: "application/pdf", file_size: 2048 } }));
-    expect(item).toEqual({ kind: "rejected", attachment: { type: "text_file", filename: "report.pdf", mime_type: "application/pdf", data: "", size: 2048, status: "unsupported format: pdf" } });
+  it("takes a document that is not text as a file (a document to embed), where upstream refuses it", () => {
+    expect(mediaOf(message({ document: { file_id: "d", file_unique_id: "u", file_name: "report.pdf", mime_type: "application/pdf", file_size: 2048 } }))).toEqual([
+      { kind: "download", fileId: "d", type: "file", filename: "report.pdf", mime_type: "application/pdf", size: 2048, maxBytes: MAX_DOCUMENT_BYTES },
+    ]);
+    expect(mediaOf(message({ document: { file_id: "d", file_unique_id: "u" } }))[0]).toMatchObject({ kind: "download", type: "file", filename: "document", mime_type: "application/octet-stream", size: 0 });
+  });
+
+  it("an image or audio sent as a document is taken as an image or audio, as Discord's and Slack's files are", () => {
+    expect(mediaOf(message({ document: { file_id: "d", file_unique_id: "u", file_name: "scan.PNG", mime_type: "image/png", file_size: 9 } }))[0]).toMatchObject({ type: "image", mime_type: "image/png", maxBytes: MAX_IMAGE_BYTES });
+    expect(mediaOf(message({ document: { file_id: "d", file_unique_id: "u", file_name: "shot.jpg", file_size: 9 } }))[0]).toMatchObject({ type: "image", mime_type: "image/jpeg" });
+    expect(mediaOf(message({ document: { file_id: "d", file_unique_id: "u", file_name: "take.wav", mime_type: "audio/wav", file_size: 9 } }))[0]).toMatchObject({ type: "audio", mime_type: "audio/wav", maxBytes: MAX_AUDIO_BYTES });
+  });
+
+  it("a document over MAX_DOCUMENT_BYTES (10 MiB) by what Telegram says is not downloaded; an animation's document is still refused", () => {
+    const [big] = mediaOf(message({ document: { file_id: "d", file_unique_id: "u", file_name: "big.pdf", mime_type: "application/pdf", file_size: MAX_DOCUMENT_BYTES + 1 } }));
+    expect(big).toEqual({ kind: "rejected", attachment: { type: "file", filename: "big.pdf", mime_type: "application/pdf", data: "", size: MAX_DOCUMENT_BYTES + 1, status: "size exceeded: 10.0 MB exceeds 10.0 MB" } });
+    const gif = { file_id: "g", file_unique_id: "u", file_name: "fun.mp4", mime_type: "video/mp4", file_size: 99 };
+    expect(mediaOf(message({ animation: { ...gif, width: 1, height: 1, duration: 1 }, document: gif }))).toEqual([
+      { kind: "rejected", attachment: { type: "file", filename: "fun.mp4", mime_type: "video/mp4", data: "", size: 99, status: "unsupported format: mp4" } },
+    ]);
   });
 
   it("refuses a file Telegram says is over its limit without downloading it", () => {

@@ -147,7 +147,7 @@ describe("TelegramPort: polling", () => {
 });
 
 describe("TelegramPort: files", () => {
-  it("downloads a voice note into an audio attachment for [stt], and marks a document it does not take", async () => {
+  it("downloads a voice note into an audio attachment for [stt], and a PDF document into a file", async () => {
     const { alice, dm } = someChats(fake.api);
     const { port, events } = portOf();
     await port.prepare();
@@ -160,7 +160,7 @@ describe("TelegramPort: files", () => {
       text: "listen",
       attachments: [{ type: "audio", filename: "voice.ogg", mime_type: "audio/ogg", data: Buffer.from("OggS-voice-bytes").toString("base64"), size: 16 }],
     });
-    expect(events[1]?.content.attachments).toEqual([{ type: "text_file", filename: "report.pdf", mime_type: "application/pdf", data: "", size: 8, status: "unsupported format: pdf" }]);
+    expect(events[1]?.content.attachments).toEqual([{ type: "file", filename: "report.pdf", mime_type: "application/pdf", data: Buffer.from("%PDF-1.7").toString("base64"), size: 8 }]);
   });
 
   it("downloads a photo's largest size into an image attachment and a text document into a text file, as the gateway's events carry them", async () => {
