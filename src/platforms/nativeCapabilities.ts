@@ -12,6 +12,8 @@ export interface NativeCapabilityOptions {
   readonly buttons?: boolean;
   /** A message can be shown to one person only (`PlatformCapabilities.notices`). */
   readonly notices?: boolean;
+  /** A send may carry a file, which the adapter uploads (`PlatformCapabilities.outboundFiles`). */
+  readonly outboundFiles?: boolean;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface NativeCapabilityOptions {
  * edits and deletes acked with their message ids), reactions as the status backend, edits and
  * deletes of the bot's own messages; the rest is the platform's (`options`).
  */
-export function nativeCapabilities({ messageLimit, streaming, typing, buttons = false, notices = false }: NativeCapabilityOptions): PlatformCapabilities {
+export function nativeCapabilities({ messageLimit, streaming, typing, buttons = false, notices = false, outboundFiles = false }: NativeCapabilityOptions): PlatformCapabilities {
   return {
     sendAck: true,
     editAck: true,
@@ -39,5 +41,6 @@ export function nativeCapabilities({ messageLimit, streaming, typing, buttons = 
     typingIndicator: typing,
     buttons,
     notices,
+    outboundFiles,
   };
 }

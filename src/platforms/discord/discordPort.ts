@@ -21,7 +21,7 @@ import type { Logger } from "../../log/logger.js";
 import { SendError } from "../../wire/index.js";
 import { BotTurns } from "../botTurns.js";
 import { charsPerMessage } from "../charsPerMessage.js";
-import type { IngressRules, PlatformPort, SoleReceiver } from "../platformPort.js";
+import type { IngressRules, PlatformPort, SendOptions, SoleReceiver } from "../platformPort.js";
 import { AttachmentDownloads } from "./attachmentDownloads.js";
 import { botIdOf } from "./botIdOf.js";
 import { ChannelDirectory } from "./channelDirectory.js";
@@ -181,10 +181,10 @@ export class DiscordPort implements PlatformPort {
     return charsPerMessage(this.capabilities(platform));
   }
 
-  /** Every call is answered by Discord, so `wantAck` changes nothing. */
-  send(message: OutboundMessage, _options?: { readonly wantAck: boolean }): Promise<SendReceipt> {
+  /** Every call is answered by Discord, so `wantAck` changes nothing; `file` is an attachment's bytes. */
+  send(message: OutboundMessage, options?: SendOptions): Promise<SendReceipt> {
     if (this.#closed) return Promise.reject(new SendError("disconnected", "the Discord port is closed"));
-    return this.#replies.send(message);
+    return this.#replies.send(message, options?.file);
   }
 
   /**

@@ -1,13 +1,14 @@
 import { AllowedMentionsTypes, API, MessageFlags, type APIAllowedMentions } from "@discordjs/core";
 import { DiscordAPIError } from "@discordjs/rest";
-import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import type { OutboundAttachment, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
 import { splitMessage } from "../../../operators/delivery/text/splitMessage.js";
 import type { Logger } from "../../log/logger.js";
 import { SendError } from "../../wire/index.js";
 import { componentsOf, type ButtonRow } from "./buttonRow.js";
 import { DISCORD_MESSAGE_LIMIT } from "./discordCapabilities.js";
+import { fileCaption } from "./fileCaption.js";
 import { plainPart, plainParts } from "./plainParts.js";
-import { refusalOf, sendErrorOf } from "./sendErrorOf.js";
+import { isTooLarge, refusalOf, sendErrorOf } from "./sendErrorOf.js";
 import { conversationChannel, targetChannels } from "./replyTarget.js";
 import { readTapHandle } from "./tapHandle.js";
 
@@ -42,6 +43,7 @@ const NO_MENTIONS: APIAllowedMentions = { parse: [] };
  * `quote_message_id` when there is one; its id as the message id) and "typing…".
  * `choices` are a row of buttons under a message or an edit (`buttonRow.ts`); `answer_tap` an
  * ephemeral follow-up through the tapped interaction's webhook (`tapHandle.ts`).
+ * A message with an `attachment` uploads its bytes with the message (`#postFile`).
  * A `plainText` message (a question's) is shown as written: its Markdown escaped (`escapeMarkdown.ts`),
  * no one pinged; on a send, an edit and a tap's notice.
  * `noteSent` hears where each message went (the port's participation cache).
@@ -57,10 +59,11 @@ export class DiscordReplies {
     this.#noteSent = noteSent;
   }
 
-  async send(message: OutboundMessage): Promise<SendReceipt> {
+  /** Carries out one reply operation; `file` is the bytes of `message.attachment`. */
+  async send(message: OutboundMessage, file?: Uint8Array): Promise<SendReceipt> {
     const route = routeOf(message);
     try {
-      return await this.#carryOut(message);
+      return await this.#carryOut(message, file);
     } catch (err) {
       const error = sendErrorOf(route, err);
       this.#logger.warn({ reason: error.code, route, ...refusalOf(err), ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) }, "discord refused a reply");
@@ -68,11 +71,12 @@ export class DiscordReplies {
     }
   }
 
-  async #carryOut(message: OutboundMessage): Promise<SendReceipt> {
+  async #carryOut(message: OutboundMessage, file: Uint8Array | undefined): Promise<SendReceipt> {
     const channel = conversationChannel(message);
     const text = message.content.text;
     switch (message.command) {
       case undefined: {
+        if (message.attachment !== undefined) return this.#postFile(channel, message, message.attachment, file);
         const parts = message.plainText === true ? plainParts(text, DISCORD_MESSAGE_LIMIT) : splitMessage(text, DISCORD_MESSAGE_LIMIT);
         return this.#post(channel, parts, mentionsOf(message), message.quote_message_id, componentsOf(message));
       }
@@ -147,6 +151,30 @@ export class DiscordReplies {
     return sent!;
   }
 
+  /**
+   * A file: one message with the bytes uploaded as `files[0]` (multipart, `attachments: [{ id: 0,
+   * filename }]` in `payload_json`) and the caption as its content, in the conversation's thread and
+   * with the quote as a text's first message has them. A caption over one message follows the file
+   * as text messages (`fileCaption`), the buttons on the last, whose id is the receipt's, as a long
+   * text's. Bytes that did not come, or not `attachment.size` of them, are refused without a call.
+   */
+  async #postFile(channel: string, message: OutboundMessage, attachment: OutboundAttachment, file: Uint8Array | undefined): Promise<SendReceipt> {
+    if (file === undefined || file.byteLength !== attachment.size) throw new SendError("rejected", `send: the bytes of ${JSON.stringify(attachment.filename)} did not come with it`);
+    const caption = fileCaption(message.content.text, message.plainText === true, DISCORD_MESSAGE_LIMIT);
+    const mentions = mentionsOf(message);
+    const components = componentsOf(message);
+    const buttonsHere = caption.after.length === 0 && components !== undefined && components.length > 0;
+    const body = {
+      ...(caption.with === undefined || caption.with === "" ? {} : { content: caption.with }),
+      allowed_mentions: mentions,
+      attachments: [{ id: 0, filename: attachment.filename }],
+      files: [{ name: attachment.filename, data: file, contentType: attachment.mime_type }],
+      ...(buttonsHere ? { components: [...components] } : {}),
+    };
+    const sent = await this.#postOne(channel, body, message.quote_message_id);
+    return caption.after.length === 0 ? sent : this.#post(channel, caption.after, mentions, undefined, components);
+  }
+
   async #postOne(channel: string, base: Parameters<API["channels"]["createMessage"]>[1], quote: string | undefined): Promise<SendReceipt> {
     if (quote !== undefined && quote !== "") {
       try {
@@ -154,8 +182,9 @@ export class DiscordReplies {
         this.#noteSent(channel);
         return { messageId: sent.id };
       } catch (err) {
-        // Upstream's rule: a reply Discord refuses (the quoted message elsewhere, gone) goes plainly.
-        if (!(err instanceof DiscordAPIError) || err.status >= 500 || err.status === 429) throw err;
+        // Upstream's rule: a reply Discord refuses (the quoted message elsewhere, gone) goes plainly;
+        // a file too large is refused whatever it quotes.
+        if (!(err instanceof DiscordAPIError) || err.status >= 500 || err.status === 429 || isTooLarge(err)) throw err;
         this.#logger.warn({ reason: "quote_refused", status: err.status, code: err.code }, "discord refused the quoted reply; sent without the quote");
       }
     }

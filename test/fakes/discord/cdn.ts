@@ -50,6 +50,11 @@ export class Cdn {
     } as APIAttachment;
   }
 
+  /** The file an attachment of a message in `channelId` holds, whatever its link's signature says (for tests). */
+  stored(channelId: string, attachment: Pick<APIAttachment, "id" | "filename">): CdnFile | undefined {
+    return this.files.get(`/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`);
+  }
+
   /** A download: the file, or undefined (404) when the path or its signature is not good now. */
   download(path: string, query: URLSearchParams): CdnFile | undefined {
     const filePath = path.startsWith("/media/") ? path.slice("/media".length) : path;

@@ -23,6 +23,7 @@ import { shownMessages, threadView, type ShownMessage, type ThreadView } from ".
 import { Snowflakes } from "./snowflakes.js";
 import { threadRoutes } from "./threadRoutes.js";
 import { UserActor } from "./userActor.js";
+import { UPLOAD_LIMIT_BYTES } from "./uploads.js";
 import type { World } from "./world.js";
 
 export interface FakeDiscordOptions {
@@ -41,6 +42,8 @@ export interface FakeDiscordOptions {
   readonly resumeWindowMs?: number;
   /** How long the bot has to answer an interaction (default 3 000 ms, Discord's). */
   readonly interactionResponseMs?: number;
+  /** The largest file a message may upload (default 10 MiB, a server without boosts; boosts raise it to 50 or 100 MiB). */
+  readonly uploadLimitBytes?: number;
   readonly now?: () => number;
 }
 
@@ -76,6 +79,7 @@ export class FakeDiscord {
       channels: new Channels(ids, this.now),
       cdn: new Cdn(() => this.origin, this.now),
       sessions: new GatewaySessions(options.resumeWindowMs ?? 120_000, this.now),
+      uploadLimitBytes: options.uploadLimitBytes ?? UPLOAD_LIMIT_BYTES,
       privilegedIntents: options.privilegedIntents ?? INTENT.MESSAGE_CONTENT,
       now: this.now,
     };

@@ -4,7 +4,7 @@ import { emptyMessage, missingAccess } from "./discordApiError.js";
 import { messageEvent } from "./gatewayEvents.js";
 import { mentionsIn, type AllowedMentions, type Mentions } from "./mentions.js";
 import { MESSAGE_FLAG } from "./messageFields.js";
-import type { UploadedFile } from "./restRouter.js";
+import type { NewFile } from "./uploads.js";
 import type { World } from "./world.js";
 
 /** Message types the fake makes (docs: Resources › Message › Message Types). */
@@ -23,8 +23,8 @@ export function mentionsFor(world: World, channel: ChannelRecord, content: strin
   return mentionsIn(content, { directory: world.directory, guild, canMentionEveryone: options.canMentionEveryone }, allowed, options.repliedAuthorId);
 }
 
-/** Files uploaded with a message, kept by the CDN; their ids are snowflakes, as Discord's are. */
-export function uploadAttachments(world: World, channel: ChannelRecord, files: readonly UploadedFile[]): APIAttachment[] {
+/** Files uploaded with a message (`readUploads`), kept by the CDN; their ids are snowflakes, as Discord's are. */
+export function uploadAttachments(world: World, channel: ChannelRecord, files: readonly NewFile[]): APIAttachment[] {
   return files.map((file) => world.cdn.attach(channel.id, world.ids.next(), file.filename, file.bytes, { contentType: file.contentType }));
 }
 

@@ -7,6 +7,7 @@ import { readMessageFields, SETTABLE_FLAGS } from "./messageFields.js";
 import { changeMessage, mentionsFor, postMessage, uploadAttachments, visibleChannel } from "./messagePosting.js";
 import type { Route, RouteArgs } from "./restRouter.js";
 import { isSnowflake } from "./snowflakes.js";
+import { readUploads } from "./uploads.js";
 import { restReadable, type World } from "./world.js";
 
 const CHANNEL = "/channels/{channel.id}";
@@ -61,13 +62,15 @@ function canSend(world: World, channel: ChannelRecord): boolean {
   return channel.thread ? permissions.sendInThreads : permissions.send;
 }
 
-function createMessage(world: World, { params, json, files }: RouteArgs) {
+function createMessage(world: World, { params, json, files, textFields }: RouteArgs) {
+  const uploads = readUploads(json, { files, textFields }, world.uploadLimitBytes, false);
   const channel = visibleChannel(world, params["channel.id"]!);
   if (channel.type === CHANNEL_TYPE.GUILD_CATEGORY || channel.type === CHANNEL_TYPE.GUILD_FORUM) {
     throw new DiscordApiError(400, { message: "Cannot send messages in a non-text channel", code: 50008 });
   }
   const permissions = world.channels.permissionsOf(channel);
   if (!canSend(world, channel)) throw missingPermissions();
+  if (uploads.length > 0 && !permissions.attachFiles) throw missingPermissions();
   const errors = new FormErrors();
   const fields = readMessageFields(json, errors, SETTABLE_FLAGS.create);
   errors.throwIfAny();
@@ -89,7 +92,7 @@ function createMessage(world: World, { params, json, files }: RouteArgs) {
     content,
     embeds: fields.embeds,
     components: fields.components,
-    attachments: uploadAttachments(world, channel, files),
+    attachments: uploadAttachments(world, channel, uploads),
     flags: fields.flags,
     replyTo,
     nonce: fields.nonce,
@@ -98,10 +101,12 @@ function createMessage(world: World, { params, json, files }: RouteArgs) {
 }
 
 /** Edit Message: only the bot's own (else 50005); fields absent stay, `content: null` clears; mentions re-parsed. */
-function editMessage(world: World, { params, json, files }: RouteArgs) {
+function editMessage(world: World, { params, json, files, textFields }: RouteArgs) {
+  const uploads = readUploads(json, { files, textFields }, world.uploadLimitBytes, true);
   const channel = visibleChannel(world, params["channel.id"]!);
   const message = world.channels.knownMessage(channel, params["message.id"]!);
   if (message.authorId !== world.bot.id) throw notAuthor();
+  if (uploads.length > 0 && !world.channels.permissionsOf(channel).attachFiles) throw missingPermissions();
   const errors = new FormErrors();
   const fields = readMessageFields(json, errors, SETTABLE_FLAGS.edit);
   errors.throwIfAny();
@@ -112,7 +117,7 @@ function editMessage(world: World, { params, json, files }: RouteArgs) {
     ...(fields.embeds !== undefined ? { embeds: fields.embeds } : {}),
     ...(fields.components !== undefined ? { components: fields.components } : {}),
     ...(fields.flags !== undefined ? { flags: fields.flags } : {}),
-    ...(fields.keepAttachments !== undefined || files.length > 0 ? { attachments: [...kept, ...uploadAttachments(world, channel, files)] } : {}),
+    ...(fields.keepAttachments !== undefined || uploads.length > 0 ? { attachments: [...kept, ...uploadAttachments(world, channel, uploads)] } : {}),
   });
   return message;
 }

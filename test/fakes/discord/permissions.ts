@@ -32,6 +32,8 @@ export interface BotPermissions {
   readonly createPublicThreads: boolean;
   readonly manageMessages: boolean;
   readonly mentionEveryone: boolean;
+  /** ATTACH_FILES: a message may upload files (Create Message, Edit Message). */
+  readonly attachFiles: boolean;
 }
 
 /** Everything a bot invited with OpenAB's documented permissions has (reference §2.2). */
@@ -44,12 +46,13 @@ export const FULL_ACCESS: BotPermissions = {
   createPublicThreads: true,
   manageMessages: true,
   mentionEveryone: true,
+  attachFiles: true,
 };
 
 /** The permissions as Discord writes them: a decimal string of the bitfield (an interaction's `app_permissions`). */
 export function permissionBits(permissions: BotPermissions): string {
-  const { VIEW_CHANNEL, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, READ_MESSAGE_HISTORY, ADD_REACTIONS, CREATE_PUBLIC_THREADS, MANAGE_MESSAGES, MENTION_EVERYONE } = PERMISSION;
-  let bits = PERMISSION.EMBED_LINKS | PERMISSION.ATTACH_FILES | PERMISSION.USE_EXTERNAL_EMOJIS | PERMISSION.USE_APPLICATION_COMMANDS;
+  const { VIEW_CHANNEL, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, READ_MESSAGE_HISTORY, ADD_REACTIONS, CREATE_PUBLIC_THREADS, MANAGE_MESSAGES, MENTION_EVERYONE, ATTACH_FILES } = PERMISSION;
+  let bits = PERMISSION.EMBED_LINKS | PERMISSION.USE_EXTERNAL_EMOJIS | PERMISSION.USE_APPLICATION_COMMANDS;
   if (permissions.view) bits |= VIEW_CHANNEL;
   if (permissions.send) bits |= SEND_MESSAGES;
   if (permissions.sendInThreads) bits |= SEND_MESSAGES_IN_THREADS;
@@ -58,6 +61,7 @@ export function permissionBits(permissions: BotPermissions): string {
   if (permissions.createPublicThreads) bits |= CREATE_PUBLIC_THREADS;
   if (permissions.manageMessages) bits |= MANAGE_MESSAGES;
   if (permissions.mentionEveryone) bits |= MENTION_EVERYONE;
+  if (permissions.attachFiles) bits |= ATTACH_FILES;
   return String(bits);
 }
 

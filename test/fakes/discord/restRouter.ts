@@ -22,6 +22,8 @@ export interface RouteArgs {
   /** The JSON body, or a multipart body's payload_json; undefined when there was none. */
   readonly json: unknown;
   readonly files: readonly UploadedFile[];
+  /** A multipart body's text fields other than payload_json, by name (a file part sent without a filename is one). */
+  readonly textFields: readonly string[];
 }
 
 export interface RouteResult {
@@ -83,7 +85,7 @@ export async function answerRest(context: RouterContext, request: RestRequest): 
     if (injected) throw injected;
     const limitHeaders = context.rateLimits.take(route.name, majorParameter(params));
     if (body instanceof DiscordApiError) throw body;
-    const result = await route.handle({ params, query: request.query, json: body.json, files: body.files });
+    const result = await route.handle({ params, query: request.query, json: body.json, files: body.files, textFields: body.textFields });
     answer = { status: result.status, body: result.body, headers: limitHeaders };
   } catch (error) {
     if (!(error instanceof DiscordApiError)) throw error;
@@ -162,24 +164,27 @@ function header(request: RestRequest, name: string): string | undefined {
 
 /**
  * The body as Discord reads it: JSON (application/json), or multipart/form-data with `payload_json` and
- * `files[n]`. Invalid JSON is 50109; a body of another type is 50035, as the docs' 50035 says.
+ * `files[n]` (each route checks the parts it takes: `readUploads`). Invalid JSON is 50109; a body of
+ * another type is 50035, as the docs' 50035 says.
  */
-async function readBody(request: RestRequest): Promise<{ json: unknown; files: UploadedFile[] }> {
-  if (request.body.length === 0 || request.method === "GET") return { json: undefined, files: [] };
+async function readBody(request: RestRequest): Promise<{ json: unknown; files: UploadedFile[]; textFields: string[] }> {
+  if (request.body.length === 0 || request.method === "GET") return { json: undefined, files: [], textFields: [] };
   const contentType = header(request, "content-type") ?? "";
   const type = contentType.split(";")[0]!.trim().toLowerCase();
-  if (type === "application/json") return { json: parseJson(request.body.toString("utf8")), files: [] };
+  if (type === "application/json") return { json: parseJson(request.body.toString("utf8")), files: [], textFields: [] };
   if (type === "multipart/form-data") {
     const form = await new Response(new Uint8Array(request.body), { headers: { "content-type": contentType } }).formData().catch(() => {
       throw invalidFormBody({ _errors: [{ code: "CONTENT_TYPE_INVALID", message: "Could not parse the multipart/form-data body." }] });
     });
     const files: UploadedFile[] = [];
+    const textFields: string[] = [];
     let json: unknown;
     for (const [field, value] of form) {
       if (field === "payload_json" && typeof value === "string") json = parseJson(value);
       else if (typeof value !== "string") files.push({ field, filename: value.name, contentType: value.type || "application/octet-stream", bytes: new Uint8Array(await value.arrayBuffer()) });
+      else textFields.push(field);
     }
-    return { json, files };
+    return { json, files, textFields };
   }
   throw invalidFormBody({ _errors: [{ code: "CONTENT_TYPE_INVALID", message: `Expected "Content-Type" header to be one of {'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'}.` }] });
 }

@@ -24,8 +24,18 @@ export interface ShownMessage {
   readonly threadId: string | undefined;
   /** An ephemeral interaction response, seen by its user only. */
   readonly ephemeral: boolean;
+  /** The names of its files, in order. */
   readonly attachments: readonly string[];
+  /** Its files as a person opens them: the name shown, the type, the exact bytes. */
+  readonly files: readonly ShownFile[];
   readonly message: APIMessage;
+}
+
+/** A file a message shows. */
+export interface ShownFile {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly bytes: Buffer;
 }
 
 /** A thread as a test reads it back. */
@@ -65,6 +75,10 @@ export function shownMessages(world: World, channel: ChannelRecord): ShownMessag
       threadId: message.threadId,
       ephemeral: isEphemeral(message),
       attachments: message.attachments.map((attachment) => attachment.filename),
+      files: message.attachments.map((attachment) => {
+        const stored = world.cdn.stored(message.channelId, attachment);
+        return { filename: attachment.filename, contentType: stored?.contentType ?? "", bytes: stored?.bytes ?? Buffer.alloc(0) };
+      }),
       message: messageObject(message, world, { gateway: false, readable: () => true }),
     }));
 }

@@ -13,6 +13,8 @@ export interface World extends Lookup {
   readonly ids: Snowflakes;
   readonly cdn: Cdn;
   readonly sessions: GatewaySessions;
+  /** The largest file a message may upload, in bytes (`readUploads`). */
+  readonly uploadLimitBytes: number;
   /** Privileged intents enabled for the bot in the Developer Portal. */
   readonly privilegedIntents: number;
   readonly now: () => number;
