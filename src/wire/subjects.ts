@@ -52,6 +52,8 @@ export interface Subjects {
     /** The latest minute each cron job fired for (`[cron] catch_up`). */
     readonly cron: string;
   };
+  /** JetStream object store bucket where a file a worker sends waits, in chunks, until the edge posted it (`Bus.files`). */
+  readonly filesBucket: string;
 }
 
 export interface SubjectsOptions {
@@ -91,5 +93,6 @@ export function subjects(prefix = "turnstream", options: SubjectsOptions = {}): 
       history: `${name}_history`,
       cron: `${name}_cron`,
     },
+    filesBucket: `${name}_files`,
   };
 }

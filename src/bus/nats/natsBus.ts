@@ -61,7 +61,8 @@ export class NatsBus implements Bus {
   readonly scheduler: SchedulerLike;
   readonly shared = true;
   readonly handBackDelayMs = HAND_BACK_DELAY_MS;
-  readonly files: FileStore = new ObjectFileStore();
+  /** Files in the JetStream object store bucket `subjects(prefix).filesBucket`, opened on first use. */
+  readonly files: FileStore;
   /** The bus's connection, e.g. for `openBucket`. Closed by `close()`. */
   readonly connection: NatsConnection;
   /** The `[bus]` section this bus was set up with. */
@@ -96,6 +97,7 @@ export class NatsBus implements Bus {
     this.#logger = logger;
     this.scheduler = scheduler;
     this.#names = subjects(config.prefix);
+    this.files = new ObjectFileStore(js, { bucket: this.#names.filesBucket, scheduler });
     this.status().subscribe((change) => {
       logStatus(logger, change);
       this.#connected = connectedAfter(change, this.#connected);
