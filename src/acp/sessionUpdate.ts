@@ -4,6 +4,7 @@ import { redactSecrets, type Redact } from "../../operators/delivery/text/redact
 import { toolTitleText } from "../../operators/delivery/status/toolSummary.js";
 import { untrustedName } from "../../operators/ingress/untrustedText.js";
 import { isJsonObject } from "../../operators/ingress/frames/jsonObject.js";
+import { agentFileContent } from "./agentFileContent.js";
 
 const textContent = z.looseObject({ type: z.literal("text"), text: z.string() });
 const toolStatus = z.enum(["pending", "in_progress", "completed", "failed"]);
@@ -43,7 +44,11 @@ export function classifyUpdate(update: { readonly sessionUpdate: string } & Reco
   switch (update.sessionUpdate) {
     case "agent_message_chunk": {
       const chunk = textChunk.safeParse(update);
-      if (!chunk.success) return unknown();
+      if (!chunk.success) {
+        // An image or a file the agent made for the chat: delivered at its place in the reply.
+        const file = agentFileContent(update.content);
+        return file === undefined ? unknown() : { type: "file", file };
+      }
       const { text } = chunk.data.content;
       const messageId = chunk.data.messageId ?? undefined;
       return messageId === undefined ? { type: "text", text } : { type: "text", text, messageId };

@@ -1,4 +1,5 @@
 import { resolve as resolvePath } from "node:path";
+import type { FileSettings } from "../turn/files/turnFiles.js";
 import { createSessionPool } from "../acp/pool/createSessionPool.js";
 import { secretValues, type Config } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
@@ -62,6 +63,7 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
     ...(history === undefined ? {} : { history }),
     replyTool,
     questions: new QuestionDesk({ answerers: config.agent.permission_answerers ?? "requester" }),
+    files: fileSettingsOf(config),
     ...streamingOf(config),
     ...(config.stt.enabled ? { stt: { speech: speechToTextFor(config, env, logger), echo: config.stt.echo_transcript } } : {}),
     ...(config.gateway?.bot_username === undefined ? {} : { identityName: config.gateway.bot_username }),
@@ -110,4 +112,11 @@ function speechToTextFor(config: Config, env: NodeJS.ProcessEnv, logger: Logger)
  */
 function replyToolHostFor(config: Config, logger: Logger): ReplyToolHost {
   return new ReplyToolHost({ spec: replyToolSpecOf(config.delivery, config.agent), logger, connectionLimit: connectionLimitFor(config.pool.max_sessions) });
+}
+
+/** The agent's files may come from its working directory and `[agent] outbound_dir`, up to `[delivery] max_file_bytes`. */
+function fileSettingsOf(config: Config): FileSettings {
+  const workingDir = resolvePath(config.agent.working_dir);
+  const allowed = config.agent.outbound_dir === undefined ? [workingDir] : [workingDir, resolvePath(workingDir, config.agent.outbound_dir)];
+  return { roots: { workingDir, allowed }, ...(config.delivery.max_file_bytes === undefined ? {} : { maxFileBytes: config.delivery.max_file_bytes }) };
 }

@@ -4,8 +4,9 @@ import { ReplyInputError } from "../agent/errors.js";
 import { renderEnvelope } from "../agent/renderEnvelope.js";
 import { askAnswers, askInputSchema, askQuestions } from "../agent/askTool.js";
 import { readReplyInput } from "../agent/replyTool.js";
+import { sendFileInputSchema, sendFileRequest } from "../agent/sendFileTool.js";
 import type { Logger } from "../log/logger.js";
-import { badInputResult, deliveredResult, recordedResult, refusedResult, type ReplyRefusal } from "./replyToolResult.js";
+import { badInputResult, deliveredResult, fileResult, recordedResult, refusedResult, type ReplyRefusal } from "./replyToolResult.js";
 import type { ReplyToolSpec } from "./replyToolSpec.js";
 
 /** Where a running turn takes the `reply` calls it accepted: into its own stream of agent events. */
@@ -95,6 +96,20 @@ export class ReplyBinding {
         },
       });
     });
+  }
+
+  /**
+   * One `tools/call` of `send_file`: the file joins the running turn at this point of its reply,
+   * to the turn's own conversation (the tool names none). The call answers once the turn checked it
+   * (path, size) and stored it: accepted, or refused with a reason the model may act on.
+   */
+  sendFile(input: unknown): Promise<CallToolResult> {
+    const turn = this.#revoked ? undefined : this.#turn;
+    if (turn === undefined) return Promise.resolve(this.#refused(this.#revoked ? "reply_tool_unknown_secret" : "reply_tool_no_turn"));
+    const parsed = sendFileInputSchema.safeParse(input);
+    if (!parsed.success) return Promise.resolve(badInputResult("send_file needs exactly one of path and data (data with a filename), and an optional caption"));
+    this.#logger.info({ sessionKey: this.sessionKey, source: parsed.data.path === undefined ? "data" : "path" }, "send_file tool called");
+    return new Promise((resolve) => turn.sink({ type: "file", file: sendFileRequest(parsed.data), settle: (outcome) => resolve(fileResult(outcome)) }));
   }
 
   /** Structured: the turn's first call is its reply, rendered as the envelope it is delivered as. */

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ReplyBubblesOutcome } from "../../operators/delivery/agentEvent.js";
+import type { AgentFileOutcome, FileRefusal, ReplyBubblesOutcome } from "../../operators/delivery/agentEvent.js";
+import { formatAttachmentSize } from "../../operators/ingress/prompt/attachmentBlock.js";
 
 /**
  * Why a `reply` call was refused, as logged (`reason`). The model is told in words; nothing is
@@ -48,6 +49,26 @@ export function deliveredResult({ delivered, dropped, failed }: ReplyBubblesOutc
   if (delivered < messages) return errorResult(`The turn ended after ${sent} messages were sent; the rest were not.`);
   return { content: [{ type: "text", text: `Delivered ${messages === 1 ? "1 message" : `${messages} messages`}.` }] };
 }
+
+/**
+ * What became of a `send_file` call's file. Every path that may not be sent — outside the
+ * allowed directories, a symlink, missing, not a file — gets the same words: the tool tells the
+ * model nothing about files it may not send.
+ */
+export function fileResult(outcome: AgentFileOutcome): CallToolResult {
+  if (outcome.kind === "accepted") {
+    return { content: [{ type: "text", text: `Accepted ${outcome.filename} (${formatAttachmentSize(outcome.size)}): it is sent with your reply.` }] };
+  }
+  return errorResult(FILE_REFUSALS[outcome.reason](outcome.maxBytes));
+}
+
+const FILE_REFUSALS: Record<FileRefusal, (maxBytes: number | undefined) => string> = {
+  not_found: () => "No such file may be sent. Give a path to a regular file inside your working directory. Nothing was sent.",
+  too_big: (maxBytes) => `The file is over this chat's size limit${maxBytes === undefined ? "" : ` of ${formatAttachmentSize(maxBytes)}`}; the person is told its name and size. Nothing else was sent.`,
+  too_many: () => "This turn has sent as many files as it may; nothing was sent.",
+  invalid: () => "The data is not valid base64; nothing was sent.",
+  store_failed: () => "The file could not be handed on for sending (the broker's file store failed); nothing was sent.",
+};
 
 function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };

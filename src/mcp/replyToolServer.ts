@@ -3,6 +3,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ASK_TOOL_DESCRIPTION, ASK_TOOL_NAME, askInputSchema, askOutputSchema } from "../agent/askTool.js";
 import { replyInputSchema, replyTool, REPLY_TOOL_NAME } from "../agent/replyTool.js";
+import { SEND_FILE_TOOL_DESCRIPTION, SEND_FILE_TOOL_NAME, sendFileInputSchema } from "../agent/sendFileTool.js";
 import { packageVersion } from "../version.js";
 import type { AskProgress, ReplyBinding } from "./replyBinding.js";
 import { refusedResult } from "./replyToolResult.js";
@@ -33,6 +34,15 @@ export function createReplyServer(spec: ReplyToolSpec, binding: ReplyBinding | u
     { title: "Ask the person in the chat", description: ASK_TOOL_DESCRIPTION, inputSchema: askInputSchema, outputSchema: askOutputSchema },
     (input, extra): Promise<CallToolResult> => {
       if (binding !== undefined) return binding.ask(input, askProgress(extra));
+      onUnknown();
+      return Promise.resolve(refusedResult("reply_tool_unknown_secret"));
+    },
+  );
+  server.registerTool(
+    SEND_FILE_TOOL_NAME,
+    { title: "Send a file to the chat", description: SEND_FILE_TOOL_DESCRIPTION, inputSchema: sendFileInputSchema },
+    (input): Promise<CallToolResult> => {
+      if (binding !== undefined) return binding.sendFile(input);
       onUnknown();
       return Promise.resolve(refusedResult("reply_tool_unknown_secret"));
     },

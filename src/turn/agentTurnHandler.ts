@@ -25,6 +25,8 @@ import { onceOnly } from "./onceOnly.js";
 import { sendText } from "./sendText.js";
 import { shown, toldTheUser } from "./toldTheUser.js";
 import { BatchDispatch } from "./batchDispatch.js";
+import { TurnFiles, type FileSettings } from "./files/turnFiles.js";
+import { FILE_CLEANUP_FAILED_LOG } from "./delivery/deliveryLogMessages.js";
 import type { TurnBatch, TurnContext, TurnHandler } from "./turn.js";
 
 export interface AgentTurnHandlerOptions {
@@ -50,7 +52,16 @@ export interface AgentTurnHandlerOptions {
    * once as unanswered (timed out).
    */
   readonly questions?: QuestionDesk;
+  /**
+   * Where the agent's files may be read from and how big they may be (`[agent] working_dir` and
+   * `outbound_dir`, `[delivery] max_file_bytes`); absent: only files with their bytes inline are
+   * sent, and no path is read.
+   */
+  readonly files?: FileSettings;
 }
+
+/** No directory to read from: a file named by path is never read. */
+const NO_FILE_ROOTS: FileSettings = { roots: { workingDir: ".", allowed: [] } };
 
 /**
  * The broker's default turn handler: `/reset` and `/cancel` as OpenAB answers them, and every
@@ -58,7 +69,7 @@ export interface AgentTurnHandlerOptions {
  * (OpenAB's text path), structured (one envelope, paced bubbles) or sequential (bubbles sent as
  * the agent decides them). Every message waits for the previous one's ack.
  */
-export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity, stt, identityName, history, questions }: AgentTurnHandlerOptions): TurnHandler {
+export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool, streaming, activity, stt, identityName, history, questions, files = NO_FILE_ROOTS }: AgentTurnHandlerOptions): TurnHandler {
   const deliverTurn = deliveryOf(config, streaming);
   const style = replyStyleOf(config, identityName);
   // Instructions for `reply` only where it is offered; `ask` explains itself.
@@ -112,6 +123,7 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
       .withSession(sessionKey, (session) =>
         defer(() => {
           const tools = activity !== undefined && showsActivity(event, context) ? new TurnActivity(event, context, activity) : undefined;
+          const turnFiles = new TurnFiles(event, context, files);
           reactions.thinking();
           const replyTo = (earlier: readonly HistoryEntry[]): Observable<never> => {
             const blocks = promptOf(session, event, dispatch, context, earlier);
@@ -134,10 +146,14 @@ export function createAgentTurnHandler({ pool, config, inboundDedupe, replyTool,
                     })
                   : questions.ask(sessionKey, event, context, asked),
               ),
+              // Files (the agent's images and resources, `send_file`) read and stored, at their place in the turn.
+              turnFiles.resolve(),
               // The reply may quote the turn's error (`⚠️ <agent error>`): only ever a text fit for a chat.
               catchError((err: unknown) => throwError(() => shown(err, context))),
               deliverTurn(event, replies),
               tools === undefined ? identity : closedAfter(tools),
+              // Sent or not, nothing the turn stored outlives it.
+              finalize(() => turnFiles.cleanup().subscribe({ error: (err: unknown) => context.logger.warn({ reason: "file_cleanup_failed", err }, FILE_CLEANUP_FAILED_LOG) })),
             );
             return earlier.length === 0 ? reply : concat(reply, forget(event, earlier, context));
           };

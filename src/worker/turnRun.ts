@@ -1,4 +1,5 @@
 import { from, Subscription, type Observable, type Observer, type SchedulerLike, type Unsubscribable } from "rxjs";
+import type { FileStore } from "../bus/files/fileStore.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import type { PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
@@ -162,6 +163,10 @@ class TurnRun implements TurnContext, StageObserver<GatewayEvent>, Unsubscribabl
 
   get send(): Send {
     return (this.#send ??= this.#sender());
+  }
+
+  get files(): FileStore {
+    return this.#options.bus.files;
   }
 
   get sendStatus(): Send {

@@ -6,7 +6,7 @@ import { textBlocks, type TextBlockStep } from "../../../operators/delivery/bloc
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { TurnContext } from "../turn.js";
 import { BLOCKS_DELIVERED_LOG } from "./deliveryLogMessages.js";
-import { deliverText, wasCancelled, type DeliveryConfig } from "./deliverText.js";
+import { deliverText, sendFiles, wasCancelled, type DeliveryConfig } from "./deliverText.js";
 import { replyMessage } from "./replyMessage.js";
 
 type EndStep = Extract<TextBlockStep, { kind: "end" }>;
@@ -74,5 +74,7 @@ function finish(end: EndStep, sent: number, event: GatewayEvent, context: TurnCo
   if (wasCancelled(end.transcript, context)) return EMPTY;
   context.logger.debug({ platform: event.platform, delivered: sent }, BLOCKS_DELIVERED_LOG);
   const { agentError } = end.transcript;
-  return agentError === undefined ? EMPTY : context.send(replyMessage(event, `⚠️ ${agentError}`, undefined)).pipe(ignoreElements());
+  // The turn's files follow its blocks (the blocks went out as they were written).
+  const files = sendFiles(end.transcript.files.map(({ file }) => file), event, context);
+  return agentError === undefined ? files : concat(files, context.send(replyMessage(event, `⚠️ ${agentError}`, undefined)).pipe(ignoreElements()));
 }

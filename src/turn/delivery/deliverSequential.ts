@@ -1,4 +1,4 @@
-import { concatMap, EMPTY, throwError, type Observable, type OperatorFunction } from "rxjs";
+import { concat, concatMap, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
 import { sequentialBubbles, type SequentialReport } from "../../../operators/delivery/sequential/sequentialBubbles.js";
 import { sequentialOutcome } from "../../../operators/delivery/sequential/sequentialOutcome.js";
@@ -12,7 +12,7 @@ import {
   SEQUENTIAL_FALLBACK_LOG,
   SEQUENTIAL_SEND_FAILED_LOG,
 } from "./deliveryLogMessages.js";
-import { deliverText, type DeliveryConfig } from "./deliverText.js";
+import { deliverText, sendFiles, type DeliveryConfig } from "./deliverText.js";
 import { silentWithoutTheTool } from "./proactiveSilence.js";
 import { replyMessage } from "./replyMessage.js";
 import { replyGaps } from "./replyPacing.js";
@@ -43,16 +43,23 @@ function settle(report: SequentialReport, event: GatewayEvent, context: TurnCont
   const outcome = sequentialOutcome(report);
   switch (outcome.kind) {
     case "text_fallback":
-      if (report.transcript.agentError === undefined && silentWithoutTheTool(event, context, config)) return EMPTY;
+      if (report.transcript.agentError === undefined && silentWithoutTheTool(event, context, config)) return files(report, event, context);
       logger.info({ reason: "no_bubbles" }, SEQUENTIAL_FALLBACK_LOG);
       return deliverText(report.transcript, event, context, config);
     case "failed":
-      if (report.failedBubbleId !== undefined) {
-        logger.error({ reason: "send_failed", bubble: report.failedBubbleId, delivered: report.bubblesSent, err: report.sendError }, SEQUENTIAL_SEND_FAILED_LOG);
+      // The agent failed after bubbles went out: its files so far follow them. A failed send stops everything.
+      if (report.failedBubbleId === undefined) {
+        return concat(files(report, event, context), throwError(() => new DeliveryIncompleteError(outcome.error, report.bubblesSent, { cause: report.transcript.agentError })));
       }
+      logger.error({ reason: "send_failed", bubble: report.failedBubbleId, delivered: report.bubblesSent, err: report.sendError }, SEQUENTIAL_SEND_FAILED_LOG);
       return throwError(() => new DeliveryIncompleteError(outcome.error, report.bubblesSent, { cause: report.sendError ?? report.transcript.agentError }));
     case "success":
       logger.info({ delivered: report.bubblesSent, capped: report.capped }, report.capped ? SEQUENTIAL_CAPPED_LOG : SEQUENTIAL_DELIVERED_LOG);
-      return EMPTY;
+      return files(report, event, context);
   }
+}
+
+/** The turn's files, after its bubbles: the bubbles went out as the agent decided them. */
+function files(report: SequentialReport, event: GatewayEvent, context: TurnContext): Observable<never> {
+  return sendFiles(report.transcript.files.map(({ file }) => file), event, context);
 }

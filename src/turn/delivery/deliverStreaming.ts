@@ -6,7 +6,7 @@ import { streamingEdits, type StreamingStep } from "../../../operators/delivery/
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { SendError } from "../../wire/index.js";
 import type { TurnContext } from "../turn.js";
-import { finalTextReply, wasCancelled, type DeliveryConfig } from "./deliverText.js";
+import { finalTextReply, sendFiles, wasCancelled, type DeliveryConfig } from "./deliverText.js";
 import { messageChange, namesMessage } from "./messageChange.js";
 import { replyMessage } from "./replyMessage.js";
 
@@ -74,7 +74,10 @@ class StreamedReply {
       case "final":
         return defer(() =>
           // Cancelled: what was shown so far goes, and nothing more is sent.
-          wasCancelled(step.transcript, this.#context) ? this.#final(undefined) : this.#final(finalTextReply(step.transcript, this.#event, this.#context, this.#config, true)),
+          wasCancelled(step.transcript, this.#context)
+            ? this.#final(undefined)
+            : // The turn's files follow the streamed reply: it is one message, edited as it grew.
+              concat(this.#final(finalTextReply(step.transcript, this.#event, this.#context, this.#config, true)), sendFiles(step.transcript.files.map(({ file }) => file), this.#event, this.#context)),
         );
     }
   }

@@ -16,7 +16,7 @@ import {
   TOOL_OVER_ENVELOPE_LOG,
   TOOL_PROPOSAL_LOG,
 } from "./deliveryLogMessages.js";
-import { warnOnDeclaredSchema, type DeliveryConfig } from "./deliverText.js";
+import { sendFiles, warnOnDeclaredSchema, type DeliveryConfig } from "./deliverText.js";
 import { replyMessage } from "./replyMessage.js";
 import { replyGaps } from "./replyPacing.js";
 import { silentWithoutTheTool } from "./proactiveSilence.js";
@@ -40,7 +40,9 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
       parseErrorText: delivery.parse_error_text,
     });
     // A proactive turn that wrote no envelope and did not call the reply tool shaped no reply.
-    if (plan.parseFailure !== undefined && plan.agentError === undefined && transcript.toolEnvelope === undefined && silentWithoutTheTool(event, context, config)) return EMPTY;
+    if (plan.parseFailure !== undefined && plan.agentError === undefined && transcript.toolEnvelope === undefined && silentWithoutTheTool(event, context, config)) {
+      return sendFiles(transcript.files.map(({ file }) => file), event, context);
+    }
     if (plan.parseFailure !== undefined) {
       logger.warn({ reason: "parse_error", error: plan.parseFailure.error, policy: plan.parseFailure.policy }, STRUCTURED_PARSE_FAILED_LOG);
     }
@@ -65,6 +67,9 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
         return EMPTY;
       }),
     );
+    // The turn's files follow its bubbles (the envelope is one plan, sent once the turn ended); a
+    // silent reply still delivers them, and a turn the agent failed delivers them before its error.
+    const files = sendFiles(transcript.files.map(({ file }) => file), event, context);
     return concat(
       sent.pipe(
         // Re-thrown as a count, never with bubble text in it.
@@ -73,6 +78,7 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
           return throwError(() => new DeliveryIncompleteError(structuredDeliveryIncomplete(delivered, total), delivered, { cause }));
         }),
       ),
+      files,
       // §12 (e): the agent's error fails the turn once its reply is out.
       plan.agentError === undefined ? EMPTY : throwError(() => new AgentTurnError(plan.agentError ?? "", onlyTheError(plan.bubbles, plan.agentError))),
     );

@@ -9,6 +9,9 @@ import type { Config } from "../../config/index.js";
 import type { TurnContext } from "../turn.js";
 import { CANCELLED_TURN_LOG, SILENT_FAILURE_LOG, SILENT_REPLY_LOG } from "./deliveryLogMessages.js";
 import { replyMessage } from "./replyMessage.js";
+import { sendFile } from "./sendFile.js";
+import { placeFiles, type ReplyPart } from "../../../operators/delivery/files/placeFiles.js";
+import type { FileReadyEvent } from "../../../operators/delivery/agentEvent.js";
 
 export type DeliveryConfig = Pick<Config, "delivery" | "reactions" | "silent">;
 
@@ -19,9 +22,36 @@ export type DeliveryConfig = Pick<Config, "delivery" | "reactions" | "silent">;
 export function deliverText(transcript: TurnTranscript, event: GatewayEvent, context: TurnContext, config: DeliveryConfig): Observable<never> {
   if (wasCancelled(transcript, context)) return EMPTY;
   const reply = finalTextReply(transcript, event, context, config, config.reactions.narration_display);
-  if (reply === undefined) return EMPTY;
-  return from(reply.chunks).pipe(
-    concatMap((chunk, index) => context.send(replyMessage(event, chunk, index === 0 ? reply.replyTo : undefined))),
+  // A silent reply still delivers the turn's files (OpenClaw's rule).
+  if (reply === undefined) return sendFiles(transcript.files.map(({ file }) => file), event, context);
+  if (transcript.files.length === 0) {
+    return from(reply.chunks).pipe(
+      concatMap((chunk, index) => context.send(replyMessage(event, chunk, index === 0 ? reply.replyTo : undefined))),
+      ignoreElements(),
+    );
+  }
+  // Each file after the text that preceded it: the reply is cut at the files, each run split at the limit.
+  const limit = context.messageLimit(event.platform);
+  const messages = placeFiles(reply.text, transcript.buffer, transcript.files).flatMap((part): ReplyPart<FileReadyEvent>[] =>
+    part.kind === "file" ? [part] : splitMessage(part.text, limit).map((text) => ({ kind: "text", text })),
+  );
+  let quoted = false;
+  return from(messages).pipe(
+    concatMap((message) => {
+      if (message.kind === "file") return sendFile(context, event, message.file);
+      const quote = quoted ? undefined : reply.replyTo;
+      quoted = true;
+      return context.send(replyMessage(event, message.text, quote));
+    }),
+    ignoreElements(),
+  );
+}
+
+/** Files alone, in order: a silent turn's, or those of a reply that was not text. */
+export function sendFiles(files: readonly FileReadyEvent[], event: GatewayEvent, context: TurnContext): Observable<never> {
+  if (files.length === 0) return EMPTY;
+  return from(files).pipe(
+    concatMap((file) => sendFile(context, event, file)),
     ignoreElements(),
   );
 }
@@ -39,6 +69,8 @@ export function wasCancelled(transcript: TurnTranscript, context: TurnContext): 
 
 /** A text turn's final reply as messages: the chunks in order and the first one's quote target. */
 export interface FinalTextReply {
+  /** The whole reply, before chunking. */
+  readonly text: string;
   readonly chunks: readonly string[];
   readonly replyTo: string | undefined;
 }
@@ -58,7 +90,7 @@ export function finalTextReply(transcript: TurnTranscript, event: GatewayEvent, 
     context.logger.info({ reason: text.reason }, SILENT_REPLY_LOG);
     return undefined;
   }
-  return { chunks: splitMessage(text, context.messageLimit(event.platform)), replyTo: reply.replyTo };
+  return { text, chunks: splitMessage(text, context.messageLimit(event.platform)), replyTo: reply.replyTo };
 }
 
 /**

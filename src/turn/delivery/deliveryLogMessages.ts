@@ -46,3 +46,7 @@ export const SEQUENTIAL_FALLBACK_LOG = "sequential turn emitted no bubbles; fall
 export const SEQUENTIAL_DELIVERED_LOG = "sequential turn delivered";
 /** Info (`delivered`, `capped: true`) when a capped turn is reported as a success. */
 export const SEQUENTIAL_CAPPED_LOG = "sequential turn was capped, not failed";
+/** Warn (`reason`: `too_big`, `not_found`'s finer `outside`/`symlink`/`not_a_file`/`unreadable`, `invalid`, `too_many`, `store_failed`, `file_too_large`; `platform`, `size`) when a file the agent made does not reach the chat as a file. */
+export const FILE_NOT_SENT_LOG = "agent file not sent";
+/** Warn (`reason: "file_cleanup_failed"`) when a turn's stored files could not be removed from the bus's file store (its max age removes them later). */
+export const FILE_CLEANUP_FAILED_LOG = "turn files not removed from the file store";

@@ -1,0 +1,30 @@
+import { rustTrim, rustTrimEnd } from "../text/rustWhitespace.js";
+
+/** One piece of a text reply with files: a run of text, or a file at its place. */
+export type ReplyPart<F> = { readonly kind: "text"; readonly text: string } | { readonly kind: "file"; readonly file: F };
+
+/**
+ * Places a turn's files in its final reply text, each after the text that preceded it. `reply` is
+ * the text as delivered, whose tail is the agent's words: `buffer` (the turn's streamed text, `at`
+ * an offset in it) ends where `reply` ends, so a file `k` characters before the buffer's end goes
+ * `k` characters before the reply's end (at its start when that text was not delivered: narration
+ * before a tool, a silenced tail). Text runs are trimmed and empty ones dropped. Linear in the text.
+ */
+export function placeFiles<F>(reply: string, buffer: string, files: readonly { readonly at: number; readonly file: F }[]): ReplyPart<F>[] {
+  const parts: ReplyPart<F>[] = [];
+  const pushText = (text: string): void => {
+    const trimmed = rustTrim(text);
+    if (trimmed !== "") parts.push({ kind: "text", text: trimmed });
+  };
+  const bufferEnd = rustTrimEnd(buffer).length;
+  let from = 0;
+  for (const { at, file } of files) {
+    const fromEnd = Math.max(0, bufferEnd - at);
+    const cut = Math.min(reply.length, Math.max(from, reply.length - fromEnd));
+    pushText(reply.slice(from, cut));
+    parts.push({ kind: "file", file });
+    from = cut;
+  }
+  pushText(reply.slice(from));
+  return parts;
+}
