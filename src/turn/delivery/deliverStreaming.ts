@@ -6,7 +6,10 @@ import { streamingEdits, type StreamingStep } from "../../../operators/delivery/
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { SendError } from "../../wire/index.js";
 import type { TurnContext } from "../turn.js";
-import { finalTextReply, sendFiles, wasCancelled, type DeliveryConfig } from "./deliverText.js";
+import { finalTextReply, sendFiles, sendReplyParts, wasCancelled, type DeliveryConfig } from "./deliverText.js";
+import { placeFiles } from "../../../operators/delivery/files/placeFiles.js";
+import { splitMessage } from "../../../operators/delivery/text/splitMessage.js";
+import type { TurnTranscript } from "../../../operators/delivery/turnTranscript.js";
 import { messageChange, namesMessage } from "./messageChange.js";
 import { replyMessage } from "./replyMessage.js";
 
@@ -74,10 +77,7 @@ class StreamedReply {
       case "final":
         return defer(() =>
           // Cancelled: what was shown so far goes, and nothing more is sent.
-          wasCancelled(step.transcript, this.#context)
-            ? this.#final(undefined)
-            : // The turn's files follow the streamed reply: it is one message, edited as it grew.
-              concat(this.#final(finalTextReply(step.transcript, this.#event, this.#context, this.#config, true)), sendFiles(step.transcript.files.map(({ file }) => file), this.#event, this.#context)),
+          wasCancelled(step.transcript, this.#context) ? this.#final(undefined) : this.#withFiles(step.transcript, finalTextReply(step.transcript, this.#event, this.#context, this.#config, true)),
         );
     }
   }
@@ -100,6 +100,22 @@ class StreamedReply {
 
   #edit(messageId: string, text: string): Observable<unknown> {
     return this.#context.send(messageChange(this.#event, messageId, text)).pipe(catchError((err: unknown) => this.#failed(err, "stream_edit_failed")));
+  }
+
+  /**
+   * The final reply with the turn's files, each after the text that preceded it: the streamed
+   * message ends as the text before the first file (deleted when there is none), and the files
+   * and the text after them follow as messages of their own. A silent reply: the files alone.
+   */
+  #withFiles(transcript: TurnTranscript, reply: ReturnType<typeof finalTextReply>): Observable<unknown> {
+    const { files } = transcript;
+    if (files.length === 0) return this.#final(reply);
+    if (reply === undefined) return concat(this.#final(undefined), sendFiles(files.map(({ file }) => file), this.#event, this.#context));
+    const parts = placeFiles(reply.text, transcript.buffer, files);
+    const [head] = parts;
+    if (head === undefined || head.kind === "file") return concat(this.#final(undefined), sendReplyParts(parts, this.#event, this.#context, reply.replyTo));
+    const shown = { ...reply, text: head.text, chunks: splitMessage(head.text, this.#context.messageLimit(this.#event.platform)) };
+    return concat(this.#final(shown), sendReplyParts(parts.slice(1), this.#event, this.#context, undefined));
   }
 
   #final(reply: ReturnType<typeof finalTextReply>): Observable<unknown> {

@@ -30,18 +30,24 @@ export function deliverText(transcript: TurnTranscript, event: GatewayEvent, con
       ignoreElements(),
     );
   }
-  // Each file after the text that preceded it: the reply is cut at the files, each run split at the limit.
+  // Each file after the text that preceded it: the reply is cut at the files.
+  return sendReplyParts(placeFiles(reply.text, transcript.buffer, transcript.files), event, context, reply.replyTo);
+}
+
+/**
+ * A reply cut at its files (`placeFiles`), in order: each run of text split at the platform limit,
+ * each file one message; `quote` on the first text message only.
+ */
+export function sendReplyParts(parts: readonly ReplyPart<FileReadyEvent>[], event: GatewayEvent, context: TurnContext, quote: string | undefined): Observable<never> {
   const limit = context.messageLimit(event.platform);
-  const messages = placeFiles(reply.text, transcript.buffer, transcript.files).flatMap((part): ReplyPart<FileReadyEvent>[] =>
-    part.kind === "file" ? [part] : splitMessage(part.text, limit).map((text) => ({ kind: "text", text })),
-  );
+  const messages = parts.flatMap((part): ReplyPart<FileReadyEvent>[] => (part.kind === "file" ? [part] : splitMessage(part.text, limit).map((text) => ({ kind: "text", text }))));
   let quoted = false;
   return from(messages).pipe(
     concatMap((message) => {
       if (message.kind === "file") return sendFile(context, event, message.file);
-      const quote = quoted ? undefined : reply.replyTo;
+      const first = quoted ? undefined : quote;
       quoted = true;
-      return context.send(replyMessage(event, message.text, quote));
+      return context.send(replyMessage(event, message.text, first));
     }),
     ignoreElements(),
   );
