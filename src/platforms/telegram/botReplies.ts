@@ -4,6 +4,7 @@ import type { OutboundMessage, SendReceipt } from "../../../operators/delivery/o
 import type { Logger } from "../../log/logger.js";
 import { SendError, SKIPPED_MESSAGE_ID } from "../../wire/index.js";
 import { botApiFailure, isNotModified } from "./botApiFailure.js";
+import { FileReplies } from "./fileReplies.js";
 import { grammySignal, type GrammySignal } from "./grammySignal.js";
 import { hasButtons, inlineKeyboardOf } from "./inlineKeyboard.js";
 import { readsAsLegacyMarkdown } from "./legacyMarkdown.js";
@@ -21,12 +22,20 @@ import { tapNotice } from "./tapNotice.js";
  * plain text): under the worker's wait for the answer, so an answer always comes.
  */
 export const REPLY_CALL_TIMEOUT_MS = 10_000;
+/**
+ * How long a reply with a file may take, its upload and any retry together: 50 MB, Telegram's
+ * limit, takes a slow uplink well over `REPLY_CALL_TIMEOUT_MS`. The worker's wait for the answer
+ * of a send with a file has to allow for it.
+ */
+export const FILE_REPLY_TIMEOUT_MS = 60_000;
 
 export interface BotRepliesOptions {
   /** `[telegram] rich_messages`: a message with a heading or a table goes as a rich message. */
   readonly richMessages?: boolean;
   /** How long one reply may take (default `REPLY_CALL_TIMEOUT_MS`). */
   readonly timeoutMs?: number | undefined;
+  /** How long one reply with a file may take (default `FILE_REPLY_TIMEOUT_MS`). */
+  readonly fileTimeoutMs?: number | undefined;
 }
 
 /** The receipt of a call that leaves no message of its own (a chat action). */
@@ -49,12 +58,16 @@ const DONE: SendReceipt = { messageId: "tg_done" };
  * buttons, and no `choices` sends back the buttons this edge put there (`MessageKeyboards`).
  * A `plainText` message (a question's, quoting the command an agent wants to run) goes, and is
  * edited, without `parse_mode` and never rich: Telegram shows its `*`, `_` and backticks as written.
+ * A message with an `attachment` is an upload (`FileReplies`: `sendPhoto` or `sendDocument`, its
+ * text the caption), into the same topic and quoting the same message as a text would.
  */
 export class BotReplies {
   readonly #api: Api;
   readonly #logger: Logger;
   readonly #timeoutMs: number;
+  readonly #fileTimeoutMs: number;
   readonly #richMessages: boolean;
+  readonly #files: FileReplies;
   readonly #reactions = new MessageReactions();
   readonly #keyboards = new MessageKeyboards();
   /** Emoji already noted as having no Telegram reaction: noted once each. */
@@ -64,12 +77,15 @@ export class BotReplies {
     this.#api = api;
     this.#logger = logger;
     this.#timeoutMs = options.timeoutMs ?? REPLY_CALL_TIMEOUT_MS;
+    this.#fileTimeoutMs = options.fileTimeoutMs ?? FILE_REPLY_TIMEOUT_MS;
     this.#richMessages = options.richMessages ?? false;
+    this.#files = new FileReplies(api, logger, (method, err) => this.#sendError(method, err));
   }
 
-  async send(message: OutboundMessage): Promise<SendReceipt> {
+  /** Carries out `message`; `file` holds the bytes of its `attachment`. */
+  async send(message: OutboundMessage, file?: Uint8Array): Promise<SendReceipt> {
     try {
-      return await this.#carryOut(message);
+      return await this.#carryOut(message, file);
     } catch (err) {
       throw this.#sendError(methodOf(message), err);
     }
@@ -84,21 +100,30 @@ export class BotReplies {
     return error;
   }
 
-  #carryOut(message: OutboundMessage): Promise<SendReceipt> {
+  #carryOut(message: OutboundMessage, file?: Uint8Array): Promise<SendReceipt> {
     const chat = chatIdOf(message.channel.id);
     const text = message.content.text;
-    const deadline = AbortSignal.timeout(this.#timeoutMs);
+    const uploads = message.command === undefined && message.attachment !== undefined;
+    const deadline = AbortSignal.timeout(uploads ? this.#fileTimeoutMs : this.#timeoutMs);
     const signal = () => grammySignal(deadline);
     switch (message.command) {
       case undefined: {
         const thread = threadOf(message);
         const quote = message.quote_message_id === undefined ? undefined : positiveId(message.quote_message_id);
+        const placed = { ...thread, ...(quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } }) };
+        if (message.attachment !== undefined) {
+          // The edge reads a file's bytes from the bus's file store; a send without them is a bug there.
+          if (file === undefined) throw new SendError("file_missing", `send: the bytes of ${JSON.stringify(message.attachment.filename)} were not handed to the port`);
+          return this.#files.send(message, message.attachment, file, {
+            chat,
+            where: placed,
+            signal,
+            formatted: (call) => this.#formatted(message, call),
+            captionApart: (fileMessageId) => this.send(captionMessage(message, fileMessageId)),
+          });
+        }
         const keyboard = message.choices === undefined || message.choices.length === 0 ? undefined : inlineKeyboardOf(message.choices);
-        const where = {
-          ...thread,
-          ...(quote === undefined ? {} : { reply_parameters: { message_id: quote, allow_sending_without_reply: true } }),
-          ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
-        };
+        const where = { ...placed, ...(keyboard === undefined ? {} : { reply_markup: keyboard }) };
         const sent = (receipt: SendReceipt): SendReceipt => {
           if (keyboard !== undefined) this.#keyboards.set(`${message.channel.id}:${receipt.messageId}`, keyboard);
           return receipt;
@@ -203,6 +228,12 @@ export class BotReplies {
     this.#unmapped.add(emoji);
     this.#logger.info({ reason: "reaction_unmapped", emoji }, "status reaction has no Telegram emoji; not shown");
   }
+}
+
+/** A file's caption as a text message of its own, quoting the file's message: the same send without the file. */
+function captionMessage(message: OutboundMessage, fileMessageId: string): OutboundMessage {
+  const { attachment: _file, ...text } = message;
+  return { ...text, quote_message_id: fileMessageId };
 }
 
 function receiptOf(sent: { readonly message_id: number }): SendReceipt {

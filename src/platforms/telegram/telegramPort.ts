@@ -9,7 +9,7 @@ import { redactUrl } from "../../config/secrets/redactUrl.js";
 import type { TelegramConfig } from "../../config/sections/telegram.js";
 import type { Logger } from "../../log/logger.js";
 import { charsPerMessage } from "../charsPerMessage.js";
-import type { IngressRules, PlatformPort, SoleReceiver } from "../platformPort.js";
+import type { IngressRules, PlatformPort, SendOptions, SoleReceiver } from "../platformPort.js";
 import { botApiFailure } from "./botApiFailure.js";
 import { BotReplies } from "./botReplies.js";
 import { BotTokenRejectedError } from "./botTokenRejectedError.js";
@@ -31,6 +31,8 @@ export interface TelegramPortOptions {
   readonly downloadTimeoutMs?: number;
   /** How long one reply may take, all its calls together, before its outcome is unknown (default `REPLY_CALL_TIMEOUT_MS`, 10 s). */
   readonly replyTimeoutMs?: number;
+  /** The same for a reply with a file, its upload included (default `FILE_REPLY_TIMEOUT_MS`, 60 s). */
+  readonly fileReplyTimeoutMs?: number;
   /** How long one `getUpdates` waits for an update (default 25 s). */
   readonly pollTimeoutSecs?: number;
   readonly backoff?: PollBackoff;
@@ -46,7 +48,8 @@ const CALL_TIMEOUT_SECS = 60;
  * of) the OpenAB gateway. Updates come by long polling (`mode = "polling"`, `UpdatePoller`) or by
  * webhook (`WebhookListener`) and become the events OpenAB's gateway would make of them
  * (`readUpdate`), files fetched (`FileDownloads`); an update is confirmed to Telegram only once the
- * edge settled its event. Replies are Bot API calls (`BotReplies`), every one through grammY's `Api`.
+ * edge settled its event. Replies are Bot API calls (`BotReplies`), every one through grammY's `Api`,
+ * files uploaded (`FileReplies`).
  * Telegram allows one poller per bot, so polling is also a `receiver` a lease may start and stop
  * (one edge of several polls); an edge standing by sends only.
  */
@@ -87,7 +90,7 @@ export class TelegramPort implements PlatformPort {
     this.ingress = telegramIngress(config, () => this.#username);
     this.events = this.#events.asObservable();
     this.connected = this.#connected.asObservable();
-    this.#replies = new BotReplies(this.#api, logger, { richMessages: config.rich_messages, timeoutMs: options.replyTimeoutMs });
+    this.#replies = new BotReplies(this.#api, logger, { richMessages: config.rich_messages, timeoutMs: options.replyTimeoutMs, fileTimeoutMs: options.fileReplyTimeoutMs });
     const downloads = new FileDownloads({ api: this.#api, apiRoot: config.api_root, token: config.bot_token, timeoutMs: options.downloadTimeoutMs ?? 20_000, logger });
     this.#intake = new UpdateIntake({ downloads, emit: (event) => this.#events.next(event), logger });
     const take = (update: Parameters<UpdateIntake["take"]>[0]) => this.#intake.take(update);
@@ -141,8 +144,8 @@ export class TelegramPort implements PlatformPort {
     return charsPerMessage(this.capabilities(platform));
   }
 
-  send(message: OutboundMessage): Promise<SendReceipt> {
-    return this.#replies.send(message);
+  send(message: OutboundMessage, options?: SendOptions): Promise<SendReceipt> {
+    return this.#replies.send(message, options?.file);
   }
 
   settled(event: GatewayEvent): void {

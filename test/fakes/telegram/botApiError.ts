@@ -42,3 +42,5 @@ export const notFound = (): BotApiError => new BotApiError(404, "Not Found");
 export const conflict = (description: string): BotApiError => new BotApiError(409, `Conflict: ${description}`);
 export const tooManyRequests = (retryAfter: number): BotApiError =>
   new BotApiError(429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter });
+/** The cloud Bot API's answer to a request over its upload limit (its HTTP front refuses the body, JSON all the same). */
+export const requestEntityTooLarge = (): BotApiError => new BotApiError(413, "Request Entity Too Large");

@@ -4,6 +4,8 @@ import { badRequest } from "./botApiError.js";
 
 /** The largest file a bot may download from Telegram's cloud Bot API (20 MB). */
 export const DOWNLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
+/** The cloud Bot API's upload limit: "bots can currently send files of up to 50 MB in size" (TDLib's MB: 2^20 bytes). */
+export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
 
 /** A file a user sent: its ids, where `getFile` says it lies, and its bytes. */
 export interface StoredFile {
@@ -15,7 +17,7 @@ export interface StoredFile {
 }
 
 /**
- * Files users sent (voice notes, audio, photos, documents): `getFile` answers a `File` with its
+ * Files users sent (voice notes, audio, photos, documents) and the bot's uploads: `getFile` answers a `File` with its
  * `file_path`, and `GET /file/bot<token>/<file_path>` serves the bytes. File ids are opaque strings, new
  * per fake, as Telegram's are.
  */

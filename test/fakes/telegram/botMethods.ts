@@ -4,9 +4,11 @@ import type { BotFiles } from "./botFiles.js";
 import type { ChatRef } from "./paramReaders.js";
 import type { ChatRecord, ChatState, StoredMessage } from "./chatState.js";
 import { isForum } from "./chatState.js";
+import * as media from "./mediaSchemas.js";
 import * as schema from "./methodSchemas.js";
 import { REACTION_EMOJI } from "./reactionEmoji.js";
 import type { Params } from "./requestParams.js";
+import { checkedUpload, documentOf, photoSizes } from "./sentMedia.js";
 import type { FormattedText } from "./textBytes.js";
 import type { UpdateQueue } from "./updateQueue.js";
 import type { WebhookSender } from "./webhookDelivery.js";
@@ -18,6 +20,8 @@ export interface BotContext {
   readonly queue: UpdateQueue;
   readonly webhook: WebhookSender;
   readonly files: BotFiles;
+  /** The largest file the bot may upload (413 past it). */
+  readonly uploadLimitBytes: number;
   readonly openCallbackQueries: Set<string>;
   /** Answers to callback queries, by query id. */
   readonly callbackAnswers: Map<string, { text: string | undefined; show_alert: boolean }>;
@@ -92,6 +96,27 @@ export function botMethods(bot: BotContext): ReadonlyMap<string, BotMethod> {
       const { text, blocks, isRtl } = args.rich;
       const stored = post(args, { rich_message: { blocks: blocks ?? [{ type: "paragraph", text }], ...(isRtl ? { is_rtl: true } : {}) } });
       if (text !== undefined) stored.richText = text;
+      return stored.message;
+    },
+
+    // A photo or a document the bot uploads (multipart/form-data): checked as Telegram checks it once
+    // the chat is known, kept with its exact bytes for `shown()`, and served by `getFile` as any file.
+    sendPhoto: (params) => {
+      const args = media.sendPhotoArgs(params);
+      state.thread(state.find(args.chat), args.threadId);
+      const size = checkedUpload(args.file, "photo", bot.uploadLimitBytes)!;
+      const stored = post(args, { photo: photoSizes(bot.files, args.file, size), ...captionFields(args.caption) });
+      stored.file = { kind: "photo", name: undefined, mime_type: `image/${size.format}`, size: args.file.size, bytes: args.file.bytes };
+      return stored.message;
+    },
+
+    sendDocument: (params) => {
+      const args = media.sendDocumentArgs(params);
+      state.thread(state.find(args.chat), args.threadId);
+      checkedUpload(args.file, "document", bot.uploadLimitBytes);
+      const document = documentOf(bot.files, args.file);
+      const stored = post(args, { document, ...captionFields(args.caption) });
+      stored.file = { kind: "document", name: document.file_name, mime_type: document.mime_type, size: args.file.size, bytes: args.file.bytes };
       return stored.message;
     },
 
@@ -230,6 +255,11 @@ export function botMethods(bot: BotContext): ReadonlyMap<string, BotMethod> {
 
 function textFields(text: FormattedText): { text: string; entities?: MessageEntity[] } {
   return text.entities.length > 0 ? { text: text.text, entities: [...text.entities] } : { text: text.text };
+}
+
+function captionFields(caption: FormattedText): { caption?: string; caption_entities?: MessageEntity[] } {
+  if (caption.text === "") return {};
+  return caption.entities.length > 0 ? { caption: caption.text, caption_entities: [...caption.entities] } : { caption: caption.text };
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

@@ -1,6 +1,7 @@
 import type { Chat, ForumTopic, InlineKeyboardButton, Message, ReactionTypeEmoji, User } from "grammy/types";
 import { badRequest } from "./botApiError.js";
 import type { ChatRef } from "./paramReaders.js";
+import type { SentFile } from "./sentMedia.js";
 
 /** A message as the fake keeps it: its current form (edits applied), whether it is gone, what the bot reacted. */
 export interface StoredMessage {
@@ -12,6 +13,8 @@ export interface StoredMessage {
   reactions: ReactionTypeEmoji[];
   /** A rich message's Markdown or HTML as sent (the message itself has blocks, no `text`). */
   richText?: string;
+  /** The photo or document the bot sent in it (`sendPhoto`, `sendDocument`), with its exact bytes. */
+  file?: SentFile;
 }
 
 /** A chat the fake knows, with its topics and every message in it. */
@@ -33,6 +36,10 @@ export interface ShownMessage {
   readonly text: string | undefined;
   /** Sent as a rich message (`sendRichMessage`). */
   readonly rich: boolean;
+  /** A photo's or document's caption, entities parsed out; undefined when it has none. */
+  readonly caption: string | undefined;
+  /** The photo or document the bot sent (kind, name, size and the exact bytes); undefined for any other message. */
+  readonly file: SentFile | undefined;
   readonly message_thread_id: number | undefined;
   readonly reply_to_message_id: number | undefined;
   /** The bot's reaction emoji on it. */
@@ -145,11 +152,13 @@ export class ChatState {
     if (!record) return [];
     return [...record.messages.values()]
       .filter((stored) => !stored.deleted && (options.thread === undefined || stored.message.message_thread_id === options.thread))
-      .map(({ message, reactions, earlierTexts, richText }) => ({
+      .map(({ message, reactions, earlierTexts, richText, file }) => ({
         message_id: message.message_id,
         from_bot: message.from?.id === this.bot.id,
         text: message.text ?? richText,
         rich: message.rich_message !== undefined,
+        caption: message.caption,
+        file,
         message_thread_id: message.message_thread_id,
         reply_to_message_id: message.reply_to_message?.message_id,
         reactions: reactions.map((reaction) => reaction.emoji),

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Chat, ForumTopic, Update, User, UserFromGetMe } from "grammy/types";
 import { BotApiError, notFound, unauthorized } from "./botApiError.js";
-import { BotFiles } from "./botFiles.js";
+import { BotFiles, UPLOAD_LIMIT_BYTES } from "./botFiles.js";
 import { botMethods, Described, type BotContext, type BotMethod } from "./botMethods.js";
 import { CallLog, type ParamEncoding, type RecordedCall } from "./callLog.js";
 import { ChatState, type ShownMessage } from "./chatState.js";
@@ -25,6 +25,12 @@ export interface FakeBotApiOptions {
   readonly webhookTimeoutMs?: number;
   /** The clock for message dates and call times (default Date.now). */
   readonly now?: () => number;
+  /**
+   * The largest file a bot may upload (default `UPLOAD_LIMIT_BYTES`, the cloud Bot API's 50 MB); a
+   * larger one is answered 413 "Request Entity Too Large". Lower it to meet that answer without
+   * moving 50 MB (a self-hosted Bot API server sets its own).
+   */
+  readonly uploadLimitBytes?: number;
 }
 
 /**
@@ -46,11 +52,13 @@ export class FakeBotApi {
   private readonly openCallbackQueries = new Set<string>();
   private readonly methods: ReadonlyMap<string, BotMethod>;
   private readonly now: () => number;
+  private readonly uploadLimitBytes: number;
   private server: BotApiHttpServer | undefined;
   private readonly closing = new AbortController();
 
   private constructor(readonly options: FakeBotApiOptions) {
     this.now = options.now ?? Date.now;
+    this.uploadLimitBytes = options.uploadLimitBytes ?? UPLOAD_LIMIT_BYTES;
     this.me = {
       id: options.bot.id,
       is_bot: true,
@@ -65,7 +73,17 @@ export class FakeBotApi {
     this.chats = new ChatState(this.me);
     this.updates = new UpdateQueue(options.firstUpdateId ?? 1);
     this.webhook = new WebhookSender(this.updates, { retryDelayMs: options.webhookRetryDelayMs ?? 1000, timeoutMs: options.webhookTimeoutMs ?? 10_000, now: this.now });
-    const context: BotContext = { me: this.me, state: this.chats, queue: this.updates, webhook: this.webhook, files: this.files, openCallbackQueries: this.openCallbackQueries, callbackAnswers: this.callbackAnswers, now: this.now };
+    const context: BotContext = {
+      me: this.me,
+      state: this.chats,
+      queue: this.updates,
+      webhook: this.webhook,
+      files: this.files,
+      uploadLimitBytes: this.uploadLimitBytes,
+      openCallbackQueries: this.openCallbackQueries,
+      callbackAnswers: this.callbackAnswers,
+      now: this.now,
+    };
     this.methods = botMethods(context);
   }
 
@@ -74,7 +92,7 @@ export class FakeBotApi {
     api.server = await BotApiHttpServer.listen({
       call: (token, method, params, encoding, gone) => api.answer(token, method, params, encoding, gone),
       file: (token, path) => (token !== options.token ? unauthorized() : (api.files.download(path) ?? notFound())),
-    });
+    }, api.uploadLimitBytes);
     return api;
   }
 
@@ -170,13 +188,14 @@ export class FakeBotApi {
     await this.server?.close();
   }
 
-  private async answer(token: string, name: string, params: Params, encoding: ParamEncoding, gone: AbortSignal): Promise<CallAnswer> {
+  /** A call, recorded and answered; `params` is the refusal of a body that could not be read (recorded with no parameters). */
+  private async answer(token: string, name: string, params: Params | BotApiError, encoding: ParamEncoding, gone: AbortSignal): Promise<CallAnswer> {
     const method = this.methods.get(name.toLowerCase());
-    const call = this.log.record(method?.name ?? name, params, encoding, this.now());
-    const release = method?.name === "getUpdates" ? await this.updates.admitPoller() : undefined;
+    const call = this.log.record(method?.name ?? name, params instanceof BotApiError ? {} : params, encoding, this.now());
+    const release = method?.name === "getUpdates" && !(params instanceof BotApiError) ? await this.updates.admitPoller() : undefined;
     let answer: CallAnswer;
     try {
-      answer = await this.outcome(token, method, params, gone);
+      answer = params instanceof BotApiError ? { status: params.errorCode, body: params.body } : await this.outcome(token, method, params, gone);
     } finally {
       release?.();
     }

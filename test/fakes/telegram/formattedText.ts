@@ -9,6 +9,8 @@ import { EntityParseError, type FormattedText } from "./textBytes.js";
 
 /** Telegram's limit on a text message, in characters (code points) after entity parsing and trimming. */
 export const MESSAGE_TEXT_LIMIT = 4096;
+/** Telegram's limit on a media caption, in characters after entity parsing and trimming. */
+export const CAPTION_LIMIT = 1024;
 /** The most bytes of `text` the Bot API server reads before parsing at all. */
 const TEXT_BYTES_LIMIT = 1 << 15;
 
@@ -30,6 +32,19 @@ export function messageText(params: Params, names = { text: "text", parseMode: "
   if (trimmed.text === "") throw badRequest("Text must be non-empty");
   if ([...trimmed.text].length > MESSAGE_TEXT_LIMIT) throw badRequest("Message is too long");
   return trimmed;
+}
+
+/**
+ * A media message's caption from `caption`, `parse_mode` and `caption_entities`, read as a text is
+ * (parse errors refused alike) but optional: absent or empty is no caption; over 1024 characters
+ * once parsed and trimmed is refused ("message caption is too long").
+ */
+export function captionText(params: Params): FormattedText {
+  const source = optionalString(params, "caption") ?? "";
+  if (Buffer.byteLength(source) > TEXT_BYTES_LIMIT) throw badRequest("Message caption is too long");
+  const caption = trim(formatted(source, (optionalString(params, "parse_mode") ?? "").toLowerCase(), params, "caption_entities"));
+  if ([...caption.text].length > CAPTION_LIMIT) throw badRequest("Message caption is too long");
+  return caption;
 }
 
 function formatted(source: string, parseMode: string, params: Params, entitiesName: string): FormattedText {

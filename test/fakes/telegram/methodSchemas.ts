@@ -264,4 +264,4 @@ function isWebhookUrl(url: string): boolean {
 }
 
 const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
-const positiveOrNone = (value: number | undefined): number | undefined => (value === undefined || value <= 0 ? undefined : value);
+export const positiveOrNone = (value: number | undefined): number | undefined => (value === undefined || value <= 0 ? undefined : value);

@@ -1,8 +1,9 @@
 import { badRequest } from "./botApiError.js";
+import { multipartParams } from "./multipartBody.js";
 
 /**
  * A call's parameters as they arrived: JSON values from a JSON body, strings from a query string or a
- * urlencoded body, strings and uploaded files (`Blob`) from a multipart body. A nested object sent as a
+ * urlencoded body, strings and uploaded files (`UploadedFile`) from a multipart body. A nested object sent as a
  * string (how the form encodings carry `reply_markup`) is read as JSON where the method expects one.
  */
 export type Params = Readonly<Record<string, unknown>>;
@@ -21,16 +22,7 @@ export async function requestParams(url: URL, contentType: string | undefined, b
     for (const [name, value] of new URLSearchParams(body.toString("utf8"))) params[name] = value;
     return params;
   }
-  if (type === "multipart/form-data") {
-    // undici's Response parses multipart/form-data: no hand-written parser to get wrong.
-    const form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType! } })
-      .formData()
-      .catch((cause: unknown) => {
-        throw badRequest("Can't parse multipart/form-data body", { cause });
-      });
-    for (const [name, value] of form) params[name] = value;
-    return params;
-  }
+  if (type === "multipart/form-data") return { ...params, ...multipartParams(contentType!, body) };
   throw badRequest(`Unsupported Content-Type "${type}"`);
 }
 

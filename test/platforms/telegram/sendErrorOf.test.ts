@@ -28,6 +28,15 @@ describe("sendErrorOf: Bot API failures as the gateway's acks name them", () => 
     expect(errorOf(lost(Object.assign(new Error("aborted"), { name: "AbortError" }))).message).toContain("(aborted)");
   });
 
+  it("an upload refused as too big is file_too_large (413, or 'file is too big'); the same words for a text stay rejected", () => {
+    const upload = (method: string, err: unknown) => sendErrorOf(method, botApiFailure(err), err);
+    expect(upload("sendDocument", refusedBy(413, "Request Entity Too Large"))).toMatchObject({ code: "file_too_large", retryAfterMs: undefined });
+    expect(upload("sendPhoto", refusedBy(400, "Bad Request: file is too big")).code).toBe("file_too_large");
+    expect(upload("sendDocument", refusedBy(413, "Request Entity Too Large")).message).toBe("Telegram refused sendDocument: the file is too big (413: Request Entity Too Large)");
+    expect(upload("sendMessage", refusedBy(413, "Request Entity Too Large: too much parameters")).code).toBe("rejected");
+    expect(upload("sendDocument", refusedBy(400, "Bad Request: chat not found")).code).toBe("rejected");
+  });
+
   it("a connection that never opened is disconnected: nothing reached Telegram", () => {
     const refused = lost(Object.assign(new Error("request to http://127.0.0.1:1/bot123:abc/sendMessage failed, reason: connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
     const error = errorOf(refused);
