@@ -11,6 +11,13 @@ import type { SendClass } from "../../operators/delivery/flow/sendClass.js";
 import type { SendShaper } from "../../operators/delivery/flow/sendShaper.js";
 import type { Pipeline } from "./pipeline.js";
 
+/**
+ * How long a send with a file waits for the edge's answer at least: the edge reads the file from
+ * the bus's file store and uploads it (a native adapter allows an upload a minute), far longer
+ * than a text's ack may take.
+ */
+export const FILE_SEND_TIMEOUT_MS = 120_000;
+
 export interface SenderOptions {
   readonly bus: Bus;
   readonly subjects: Subjects;
@@ -152,7 +159,7 @@ class MessageSend {
     const headers = { [SEND_ID_HEADER]: randomUUID() };
     let over = false;
     const attempt = bus
-      .request<OutboundMessage, unknown>(subjects.send(this.#message.platform), this.#message, { timeoutMs, headers })
+      .request<OutboundMessage, unknown>(subjects.send(this.#message.platform), this.#message, { timeoutMs: this.#message.attachment === undefined ? timeoutMs : Math.max(timeoutMs, FILE_SEND_TIMEOUT_MS), headers })
       .pipe(this.#retried)
       .subscribe({
         next: (raw) => {
