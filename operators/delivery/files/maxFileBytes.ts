@@ -6,11 +6,11 @@ const MIB = 1024 * 1024;
  * 10 MiB (a server without boosts), Slack 1 GiB; a platform behind the OpenAB gateway 8 MiB,
  * because there the file travels inline, base64, in one WebSocket frame.
  */
-const PLATFORM_LIMITS: Readonly<Record<string, number>> = {
-  telegram: 50 * MB,
-  discord: 10 * MIB,
-  slack: 1024 * MIB,
-};
+const PLATFORM_LIMITS: ReadonlyMap<string, number> = new Map([
+  ["telegram", 50 * MB],
+  ["discord", 10 * MIB],
+  ["slack", 1024 * MIB],
+]);
 const GATEWAY_LIMIT = 8 * MIB;
 
 /** Telegram sends a picture as a photo only up to 10 MB; a bigger one goes as a document. */
@@ -21,6 +21,7 @@ export const TELEGRAM_PHOTO_BYTES = 10 * MB;
  * `[delivery] max_file_bytes` when that is lower.
  */
 export function maxFileBytes(platform: string, configured: number | undefined): number {
-  const own = PLATFORM_LIMITS[platform] ?? GATEWAY_LIMIT;
+  // A Map, not an object: a platform name is the gateway's, and `constructor` must not find a function.
+  const own = PLATFORM_LIMITS.get(platform) ?? GATEWAY_LIMIT;
   return configured === undefined ? own : Math.min(own, configured);
 }

@@ -1,5 +1,8 @@
-/** Media types by file extension, for a file the agent named without one. The common ones only. */
-const BY_EXTENSION: Readonly<Record<string, string>> = {
+/**
+ * Media types by file extension, for a file the agent named without one. The common ones only. A
+ * Map, not an object: the extension is the agent's, and `x.constructor` must not find a function.
+ */
+const BY_EXTENSION: ReadonlyMap<string, string> = new Map(Object.entries({
   png: "image/png",
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
@@ -18,7 +21,7 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
   mp3: "audio/mpeg",
   ogg: "audio/ogg",
   mp4: "video/mp4",
-};
+}));
 
 /** Pictures every platform shows inline; anything else goes as a document (an SVG too: Telegram refuses it as a photo). */
 const INLINE_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -38,7 +41,7 @@ export function mediaTypeOf(filename: string, given?: string): string {
   if (clean !== undefined) return clean;
   const dot = filename.lastIndexOf(".");
   const extension = dot < 0 ? "" : filename.slice(dot + 1).toLowerCase();
-  return BY_EXTENSION[extension] ?? "application/octet-stream";
+  return BY_EXTENSION.get(extension) ?? "application/octet-stream";
 }
 
 /** Whether a file of this media type is shown as a picture (else as a document). */
@@ -48,7 +51,7 @@ export function isInlineImage(mediaType: string): boolean {
 
 /** A name for a file the agent gave none: `image.png`, `file.pdf`, `file`. */
 export function fallbackFileName(mediaType: string): string {
-  const extension = Object.entries(BY_EXTENSION).find(([, type]) => type === mediaType)?.[0];
+  const extension = [...BY_EXTENSION].find(([, type]) => type === mediaType)?.[0];
   const stem = mediaType.startsWith("image/") ? "image" : "file";
   return extension === undefined ? stem : `${stem}.${extension}`;
 }

@@ -1,6 +1,9 @@
 const MAX_NAME_CHARS = 200;
-/** Control characters and the invisible format characters (bidi overrides, zero-width) a name could hide behind. */
-const HIDDEN = /[\p{Cc}\p{Cf}]/gu;
+/**
+ * Control characters and the invisible format characters (bidi overrides, zero-width) a name could
+ * hide behind, and the line and paragraph separators that would break the one line it is shown on.
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 /**
  * The name a chat shows for a file the agent sends: the last segment of what it gave (a path is

@@ -17,14 +17,26 @@ export function placeFiles<F>(reply: string, buffer: string, files: readonly { r
     if (trimmed !== "") parts.push({ kind: "text", text: trimmed });
   };
   const bufferEnd = rustTrimEnd(buffer).length;
+  const replyEnd = rustTrimEnd(reply).length;
+  // A file is placed from the end only where the reply still has all the text that followed it;
+  // otherwise that text was not delivered (or was changed), and an offset from the end would land
+  // in whatever precedes the agent's words (a tool summary, an error line).
+  const shared = sharedTail(reply, replyEnd, buffer, bufferEnd);
   let from = 0;
   for (const { at, file } of files) {
     const fromEnd = Math.max(0, bufferEnd - at);
-    const cut = Math.min(reply.length, Math.max(from, reply.length - fromEnd));
+    const cut = fromEnd > shared ? from : Math.max(from, replyEnd - fromEnd);
     pushText(reply.slice(from, cut));
     parts.push({ kind: "file", file });
     from = cut;
   }
   pushText(reply.slice(from));
   return parts;
+}
+
+/** How many characters `a` and `b` have in common at their ends (`aEnd`, `bEnd`). */
+function sharedTail(a: string, aEnd: number, b: string, bEnd: number): number {
+  let shared = 0;
+  while (shared < aEnd && shared < bEnd && a.charCodeAt(aEnd - 1 - shared) === b.charCodeAt(bEnd - 1 - shared)) shared++;
+  return shared;
 }
