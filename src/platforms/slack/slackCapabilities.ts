@@ -11,8 +11,9 @@ export const SLACK_MESSAGE_LIMIT = 4000;
  * deletes of the bot's own messages, 4000 characters a message. Text turns stream by editing one
  * message when `streaming` is on, opening with the placeholder, as upstream. No "typing…": Slack
  * offers bots none outside assistant mode (its status line), which is not built. Buttons: Block
- * Kit buttons under a message, taps over Socket Mode, answered with an ephemeral notice.
+ * Kit buttons under a message, taps over Socket Mode, answered with an ephemeral notice. Files,
+ * uploaded into the conversation.
  */
 export function slackCapabilities(config: Pick<SlackConfig, "streaming">): PlatformCapabilities {
-  return nativeCapabilities({ messageLimit: SLACK_MESSAGE_LIMIT, streaming: config.streaming, typing: false, buttons: true, notices: true });
+  return nativeCapabilities({ messageLimit: SLACK_MESSAGE_LIMIT, streaming: config.streaming, typing: false, buttons: true, notices: true, outboundFiles: true });
 }

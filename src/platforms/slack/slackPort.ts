@@ -8,7 +8,7 @@ import { slackAppIdOf, type SlackConfig } from "../../config/sections/slack.js";
 import type { Logger } from "../../log/logger.js";
 import { charsPerMessage } from "../charsPerMessage.js";
 import { ConversationOrder } from "../telegram/conversationOrder.js";
-import type { IngressRules, PlatformPort, SoleReceiver } from "../platformPort.js";
+import type { IngressRules, PlatformPort, SendOptions, SoleReceiver } from "../platformPort.js";
 import { DisplayNames } from "./displayNames.js";
 import { EventIntake, type BotIdentity } from "./eventIntake.js";
 import { FileDownloads } from "./fileDownloads.js";
@@ -155,8 +155,9 @@ export class SlackPort implements PlatformPort {
     return charsPerMessage(this.capabilities(platform));
   }
 
-  send(message: OutboundMessage): Promise<SendReceipt> {
-    return this.#replies.send(message);
+  /** Every call is answered by Slack, so `wantAck` changes nothing; `file` is an attachment's bytes. */
+  send(message: OutboundMessage, options?: SendOptions): Promise<SendReceipt> {
+    return this.#replies.send(message, options?.file);
   }
 
   /**

@@ -1,5 +1,7 @@
 import type { WebClient } from "@slack/web-api";
-import type { OutboundChoice, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import type { OutboundAttachment, OutboundChoice, OutboundMessage, SendReceipt } from "../../../operators/delivery/outboundMessage.js";
+import { charCount } from "../../../operators/delivery/text/graphemes.js";
+import { splitMessage } from "../../../operators/delivery/text/splitMessage.js";
 import type { Logger } from "../../log/logger.js";
 import { SendError } from "../../wire/index.js";
 import { choiceMessage, type ChoiceMessage } from "./choiceBlocks.js";
@@ -8,7 +10,10 @@ import { plainBlocks, plainPost } from "./plainMessage.js";
 import { slackReactionName } from "./reactionNames.js";
 import { sendErrorOf } from "./sendErrorOf.js";
 import { failureDetail, slackApiFailure } from "./slackApiFailure.js";
+import { SLACK_MESSAGE_LIMIT } from "./slackCapabilities.js";
+import { escapeSlackText } from "./slackText.js";
 import { readTapId } from "./tapId.js";
+import { uploadReceipt } from "./uploadReceipt.js";
 
 /** The receipt of an operation that leaves no message of its own ("typing…", which Slack has none of). */
 const DONE: SendReceipt = { messageId: "slack_done" };
@@ -44,6 +49,8 @@ const REACTION_ALREADY: ReadonlySet<string> = new Set(["already_reacted", "no_re
  * `plain_text` sections (with the edit's buttons, if any), since `chat.update` and
  * `chat.postEphemeral` take no `mrkdwn` — so a plain edit without `choices` leaves no buttons,
  * where the text alone would change only the fallback under them.
+ *
+ * A message with an `attachment` is a file upload (`#postFile`).
  */
 export class SlackReplies {
   readonly #web: WebClient;
@@ -54,10 +61,11 @@ export class SlackReplies {
     this.#logger = logger;
   }
 
-  async send(message: OutboundMessage): Promise<SendReceipt> {
+  /** Carries out one reply operation; `file` is the bytes of `message.attachment`. */
+  async send(message: OutboundMessage, file?: Uint8Array): Promise<SendReceipt> {
     const method = methodOf(message);
     try {
-      return await this.#carryOut(message);
+      return await this.#carryOut(message, file);
     } catch (err) {
       if (err instanceof SendError) throw err;
       const failure = slackApiFailure(err);
@@ -70,16 +78,12 @@ export class SlackReplies {
     }
   }
 
-  async #carryOut(message: OutboundMessage): Promise<SendReceipt> {
+  async #carryOut(message: OutboundMessage, file: Uint8Array | undefined): Promise<SendReceipt> {
     const channel = message.channel.id;
     switch (message.command) {
-      case undefined: {
-        const thread = threadOf(message);
-        const content = message.plainText === true ? plainPost(message.content.text, message.choices) : markdownPost(message.content.text, message.choices);
-        const posted = await this.#web.chat.postMessage({ channel, ...content, ...(thread === undefined ? {} : { thread_ts: thread }) });
-        if (typeof posted.ts !== "string") throw new SendError("unknown", "Slack answered chat.postMessage without a ts");
-        return { messageId: posted.ts };
-      }
+      case undefined:
+        if (message.attachment !== undefined) return this.#postFile(message, message.attachment, file);
+        return this.#post(message, message.content.text, message.choices);
       case "edit_message": {
         const ts = targetOf(message);
         const content = message.plainText === true ? plainBlocks(message.content.text, message.choices) : markdownEdit(message.content.text, message.choices);
@@ -121,6 +125,49 @@ export class SlackReplies {
         throw new SendError("rejected", "create_topic: Slack has no topics; a conversation is a thread");
     }
   }
+
+  /** A message (`chat.postMessage`) into the conversation's thread: its receipt is the message's `ts`. */
+  async #post(message: OutboundMessage, text: string, choices: readonly OutboundChoice[] | undefined): Promise<SendReceipt> {
+    const thread = threadOf(message);
+    const content = message.plainText === true ? plainPost(text, choices) : markdownPost(text, choices);
+    const posted = await this.#web.chat.postMessage({ channel: message.channel.id, ...content, ...(thread === undefined ? {} : { thread_ts: thread }) });
+    if (typeof posted.ts !== "string") throw new SendError("unknown", "Slack answered chat.postMessage without a ts");
+    return { messageId: posted.ts };
+  }
+
+  /**
+   * A file, with WebClient's `filesUploadV2`: `files.getUploadURLExternal` (its name and length),
+   * the bytes POSTed to the `upload_url` Slack answers, then `files.completeUploadExternal`, which
+   * shares it in the conversation (`channel_id`, its thread as `thread_ts`) with the caption as
+   * `initial_comment`, in the message that shows the file. A caption over a message's 4000
+   * characters follows the file as messages instead, split as a long text is, the buttons (if any)
+   * on the last, whose `ts` is the receipt; otherwise the receipt is `uploadReceipt`'s (a `ts` only
+   * when Slack's answer already lists the share, else the file id). A file carries no buttons.
+   * Bytes that did not come, or not `attachment.size` of them, are refused without a call.
+   */
+  async #postFile(message: OutboundMessage, attachment: OutboundAttachment, file: Uint8Array | undefined): Promise<SendReceipt> {
+    if (file === undefined || file.byteLength !== attachment.size) throw new SendError("rejected", `send: the bytes of ${JSON.stringify(attachment.filename)} did not come with it`);
+    const channel = message.channel.id;
+    const thread = threadOf(message);
+    const text = message.content.text;
+    const captionFits = charCount(text) <= SLACK_MESSAGE_LIMIT;
+    const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+    const comment = text !== "" && captionFits ? { initial_comment: captionOf(message) } : {};
+    const target = thread === undefined ? { channel_id: channel } : { channel_id: channel, thread_ts: thread };
+    const uploaded = await this.#web.filesUploadV2({ ...target, file: bytes, filename: attachment.filename, ...comment });
+    const receipt = uploadReceipt(uploaded.files, channel, thread);
+    if (receipt === undefined) throw new SendError("unknown", "Slack answered files.completeUploadExternal without a file");
+    if (captionFits) return receipt;
+    const parts = splitMessage(text, SLACK_MESSAGE_LIMIT);
+    let last = receipt;
+    for (const [index, part] of parts.entries()) last = await this.#post(message, part, index === parts.length - 1 ? message.choices : undefined);
+    return last;
+  }
+}
+
+/** The comment a file is posted with: its caption as a post's text is (escaped when plain; Slack reads `initial_comment` as mrkdwn). */
+function captionOf(message: OutboundMessage): string {
+  return message.plainText === true ? escapeSlackText(message.content.text) : markdownToMrkdwn(message.content.text);
 }
 
 /** A post's Markdown as mrkdwn, as Block Kit when it has buttons. */
@@ -155,7 +202,7 @@ function threadOf(message: OutboundMessage): string | undefined {
 function methodOf(message: OutboundMessage): string {
   switch (message.command) {
     case undefined:
-      return "chat.postMessage";
+      return message.attachment === undefined ? "chat.postMessage" : "files.uploadV2";
     case "edit_message":
       return "chat.update";
     case "delete_message":

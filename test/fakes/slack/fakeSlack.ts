@@ -4,6 +4,7 @@ import { CallLog, type RecordedCall } from "./callLog.js";
 import { chatMethods } from "./chatMethods.js";
 import { EventPublisher } from "./events.js";
 import { FailureInjection, type InjectedFailure } from "./failureInjection.js";
+import { fileMethods, UPLOAD_LIMIT_BYTES } from "./fileMethods.js";
 import { FileStore } from "./fileStore.js";
 import { SlackHttpServer, type HttpAnswer } from "./httpServer.js";
 import { MessageStore, type ShownMessage, type StoredMessage } from "./messageStore.js";
@@ -12,6 +13,7 @@ import { seenMessage, type MessageContent, type SeenMessage } from "./seenMessag
 import { readMethods } from "./readMethods.js";
 import type { AssistantThreadState, EphemeralMessage, SlackContext } from "./slackContext.js";
 import { SocketModeServer } from "./socketMode.js";
+import { UploadTickets } from "./uploadTickets.js";
 import { SlackActor } from "./userActor.js";
 import { WebApi } from "./webApi.js";
 import { IdMaker, Workspace, type Conversation, type NewUser, type SlackBot, type SlackUser } from "./workspace.js";
@@ -19,7 +21,7 @@ import { IdMaker, Workspace, type Conversation, type NewUser, type SlackBot, typ
 /** The bot scopes OpenAB's Slack setup asks for, plus DMs (`im:`) and assistant mode. */
 export const DEFAULT_BOT_SCOPES = [
   "app_mentions:read", "chat:write", "channels:history", "groups:history", "im:history", "channels:read", "groups:read", "im:read",
-  "reactions:write", "files:read", "users:read", "assistant:write",
+  "reactions:write", "files:read", "files:write", "users:read", "assistant:write",
 ] as const;
 
 export interface FakeSlackOptions {
@@ -41,6 +43,14 @@ export interface FakeSlackOptions {
   readonly pingIntervalMs?: number;
   /** Whether the bot's own posts, edits and deletes come back as events, as Slack sends them (default true). */
   readonly echoBotMessages?: boolean;
+  /** The largest file the workspace takes (default Slack's 1 GB; an admin may restrict it lower): `file_upload_size_restricted` past it. */
+  readonly uploadLimitBytes?: number;
+  /**
+   * Whether `files.completeUploadExternal` answers whole file objects with their `shares` (the
+   * message `ts` each share made), as Slack does when its asynchronous share finished before the
+   * answer; default false, the documented `{files: [{id, title}]}`.
+   */
+  readonly completeUploadShares?: boolean;
   /** The clock for `ts`, call times and ack latencies (default Date.now). */
   readonly now?: () => number;
 }
@@ -59,6 +69,8 @@ export class FakeSlack {
   readonly bot: SlackBot;
   readonly store: MessageStore;
   readonly files: FileStore;
+  /** Uploads opened with `files.getUploadURLExternal`, and the bytes each URL received. */
+  readonly uploads = new UploadTickets();
   readonly socket: SocketModeServer;
   readonly failures = new FailureInjection();
   readonly log = new CallLog();
@@ -81,8 +93,8 @@ export class FakeSlack {
     const ids = new IdMaker();
     this.workspace = new Workspace({ id: ids.next("T"), name: options.team?.name ?? "Turnstream Tests", domain: options.team?.domain ?? "turnstream-tests" }, ids, now);
     this.bot = this.workspace.addBot({ name: "turnstream", ...options.bot });
-    this.store = new MessageStore(this.bot.user.id, now);
     this.files = new FileStore(this.workspace.team, ids);
+    this.store = new MessageStore(this.bot.user.id, now, this.files);
     this.socket = new SocketModeServer({
       appId: this.bot.appId,
       ackTimeoutMs: options.ackTimeoutMs ?? 3000,
@@ -104,11 +116,14 @@ export class FakeSlack {
       assistantThreads: this.assistantThreads,
       ephemerals: this.ephemerals,
       echoBotMessages: options.echoBotMessages ?? true,
+      uploads: this.uploads,
+      uploadLimitBytes: options.uploadLimitBytes ?? UPLOAD_LIMIT_BYTES,
+      completeUploadShares: options.completeUploadShares ?? false,
       now,
     };
     this.actorContext = { workspace: this.workspace, store: this.store, files: this.files, events, socket: this.socket, bot: this.bot, now };
     this.webApi = new WebApi({
-      methods: [...authMethods(context, () => this.root.replace(/^http/, "ws")), ...chatMethods(context), ...reactionMethods(context), ...readMethods(context), ...assistantMethods(context)],
+      methods: [...authMethods(context, () => this.root.replace(/^http/, "ws")), ...chatMethods(context), ...reactionMethods(context), ...readMethods(context), ...assistantMethods(context), ...fileMethods(context)],
       tokens: { bot: this.botToken, app: this.appToken },
       botScopes: context.botScopes,
       failures: this.failures,
@@ -123,6 +138,7 @@ export class FakeSlack {
     slack.server = await SlackHttpServer.listen({
       call: (method, request, url, body, gone) => slack.webApi.answer(method, request, url, body, gone),
       file: (path, authorization) => slack.download(path, authorization),
+      upload: (path, method, contentType, body) => slack.uploads.receive(path, method, contentType, body),
       upgrade: (request, socket, head) => slack.socket.upgrade(request, socket, head),
     });
     slack.files.baseUrl = slack.server.root;

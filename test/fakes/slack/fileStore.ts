@@ -27,6 +27,8 @@ export interface SlackFile {
 }
 
 export interface NewFile {
+  /** The file's id, when it has one already (an upload's, from `files.getUploadURLExternal`). */
+  readonly id?: string;
   readonly name: string;
   readonly mimetype?: string;
   readonly title?: string;
@@ -46,7 +48,7 @@ export class FileStore {
   ) {}
 
   add(bytes: Uint8Array | string, options: NewFile & { user: string; isPublic: boolean; created: number }): SlackFile {
-    const id = this.ids.next("F");
+    const id = options.id ?? this.ids.next("F");
     const data = Buffer.from(bytes);
     const extension = options.name.includes(".") ? options.name.split(".").pop()!.toLowerCase() : "binary";
     const path = `/files-pri/${this.team.id}-${id}`;
@@ -81,6 +83,16 @@ export class FileStore {
 
   get(id: string): SlackFile | undefined {
     return this.files.get(id)?.file;
+  }
+
+  /** A new file id (`F…`), for an upload that has no bytes yet. */
+  newId(): string {
+    return this.ids.next("F");
+  }
+
+  /** A file's exact bytes, or undefined. */
+  bytes(id: string): Buffer | undefined {
+    return this.files.get(id)?.bytes;
   }
 
   /** The bytes behind a `/files-pri/<team>-<file>/[download/]<name>` path, or undefined. */

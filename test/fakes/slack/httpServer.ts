@@ -15,6 +15,8 @@ export interface SlackRoutes {
   call(method: string, request: IncomingMessage, url: URL, body: Buffer, gone: AbortSignal): Promise<HttpAnswer>;
   /** `GET /files-pri/…`: a shared file's bytes for the bot token, else what Slack serves a stranger. */
   file(path: string, authorization: string | undefined): HttpAnswer;
+  /** `/upload/v1/…`: an upload URL `files.getUploadURLExternal` gave, with the request's method, type and body. */
+  upload(path: string, method: string, contentType: string | undefined, body: Buffer): Promise<HttpAnswer>;
   /** A WebSocket upgrade (Socket Mode's `/link/`). */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
@@ -47,6 +49,7 @@ async function serve(routes: SlackRoutes, request: IncomingMessage, response: Se
   try {
     if (method) answer = await routes.call(method[1]!, request, url, body, gone.signal);
     else if (url.pathname.startsWith("/files-pri/") && request.method === "GET") answer = routes.file(url.pathname, request.headers.authorization);
+    else if (url.pathname.startsWith("/upload/v1/")) answer = await routes.upload(url.pathname, request.method ?? "GET", request.headers["content-type"], body);
     else answer = { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
   } catch (error) {
     // A bug in the fake: answered as Slack's outage, so the calling test fails on it instead of the worker dying.

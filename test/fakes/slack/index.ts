@@ -2,7 +2,9 @@ export { FakeSlack, DEFAULT_BOT_SCOPES, type FakeSlackOptions } from "./fakeSlac
 export { SlackApiError } from "./slackApiError.js";
 export type { RecordedCall, TokenKind } from "./callLog.js";
 export type { InjectedFailure } from "./failureInjection.js";
-export type { ShownMessage, SlackMessage, StoredMessage } from "./messageStore.js";
+export type { ShownFile, ShownMessage, SlackMessage, StoredMessage } from "./messageStore.js";
+export { UPLOAD_LIMIT_BYTES } from "./fileMethods.js";
+export type { UploadTicket } from "./uploadTickets.js";
 export type { MessageContent, SeenMessage, SeenStyle } from "./seenMessage.js";
 export type { SlackFile } from "./fileStore.js";
 export type { SentEnvelope, DisconnectReason, EnvelopeType } from "./socketMode.js";

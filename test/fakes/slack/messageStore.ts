@@ -42,6 +42,16 @@ export interface StoredMessage {
   readonly broadcast: boolean;
 }
 
+/** A file a message shows, as a person opens it. */
+export interface ShownFile {
+  readonly id: string;
+  readonly name: string;
+  readonly title: string;
+  readonly mimetype: string;
+  /** Its exact bytes. */
+  readonly bytes: Buffer;
+}
+
 /** What a conversation shows now, one line per message, oldest first. */
 export interface ShownMessage {
   readonly ts: string;
@@ -56,6 +66,8 @@ export interface ShownMessage {
   /** This app's bot's reactions on it, by short name. */
   readonly reactions: readonly string[];
   readonly edits: number;
+  /** The files it shares, in order. */
+  readonly files: readonly ShownFile[];
   readonly message: SlackMessage;
 }
 
@@ -70,6 +82,7 @@ export class MessageStore {
   constructor(
     private readonly botUserId: string,
     private readonly now: () => number,
+    private readonly files: { bytes(id: string): Buffer | undefined },
   ) {}
 
   nextTs(): string {
@@ -140,6 +153,10 @@ export class MessageStore {
       subtype: stored.message.subtype,
       reactions: [...stored.reactions].filter(([, users]) => users.includes(this.botUserId)).map(([name]) => name),
       edits: stored.earlierTexts.length,
+      files: (stored.message.files ?? []).map((file) => {
+        const { id, name, title, mimetype } = file as { id: string; name: string; title: string; mimetype: string };
+        return { id, name, title, mimetype, bytes: this.files.bytes(id) ?? Buffer.alloc(0) };
+      }),
       message: stored.message,
     }));
   }

@@ -4,6 +4,7 @@ import type { MessageStore, SlackMessage } from "./messageStore.js";
 import type { Params } from "./requestParams.js";
 import { SlackApiError } from "./slackApiError.js";
 import type { SocketModeServer } from "./socketMode.js";
+import type { UploadTickets } from "./uploadTickets.js";
 import type { Conversation, SlackBot, Workspace } from "./workspace.js";
 
 /** An assistant thread's status and suggested prompts, as the bot last set them. */
@@ -40,6 +41,12 @@ export interface SlackContext {
   readonly ephemerals: EphemeralMessage[];
   /** Whether the bot's own posts, edits and deletes come back as events (Slack sends them). */
   readonly echoBotMessages: boolean;
+  /** Uploads opened by `files.getUploadURLExternal`, their bytes once POSTed. */
+  readonly uploads: UploadTickets;
+  /** The largest `length` an upload may announce. */
+  readonly uploadLimitBytes: number;
+  /** Whether `files.completeUploadExternal` answers whole file objects with `shares` (else `{id, title}`). */
+  readonly completeUploadShares: boolean;
   readonly now: () => number;
 }
 

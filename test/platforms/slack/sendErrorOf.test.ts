@@ -26,6 +26,11 @@ describe("sendErrorOf", () => {
     expect(of(new WebAPIRequestError(new DOMException("timed out", "TimeoutError"))).code).toBe("unknown");
   });
 
+  it("a file too big for the workspace, or a 413 from the upload URL, is file_too_large", () => {
+    expect(of(platform("file_upload_size_restricted")).code).toBe("file_too_large");
+    expect(of(new WebAPIHTTPError(413, "Payload Too Large", {})).code).toBe("file_too_large");
+  });
+
   it("names the errors that say the token is no good", () => {
     expect(isTokenRejected(slackApiFailure(platform("invalid_auth")))).toBe(true);
     expect(isTokenRejected(slackApiFailure(platform("channel_not_found")))).toBe(false);
