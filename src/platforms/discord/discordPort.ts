@@ -44,6 +44,8 @@ export interface DiscordPortOptions {
   readonly logger: Logger;
   /** How long one reply call may take before its outcome is unknown (default 10 s). */
   readonly replyTimeoutMs?: number;
+  /** How long a message with a file may take, its upload included (default 60 s; the worker waits 2 min for a file's send). */
+  readonly uploadTimeoutMs?: number;
   /** How long one attachment download may take (default 20 s). */
   readonly downloadTimeoutMs?: number;
   /** One IDENTIFY per this many ms (default 5 000, Discord's `max_concurrency` 1). */
@@ -84,6 +86,7 @@ export class DiscordPort implements PlatformPort {
   readonly #logger: Logger;
   readonly #reader: REST;
   readonly #writer: REST;
+  readonly #uploader: REST;
   readonly #api: API;
   readonly #gateway: GatewaySession;
   readonly #replies: DiscordReplies;
@@ -110,6 +113,7 @@ export class DiscordPort implements PlatformPort {
     const rest = { apiRoot: config.api_root, token: config.bot_token };
     this.#reader = readerRest({ ...rest, timeoutMs: READ_TIMEOUT_MS });
     this.#writer = replyRest({ ...rest, timeoutMs: options.replyTimeoutMs ?? 10_000 });
+    this.#uploader = replyRest({ ...rest, timeoutMs: options.uploadTimeoutMs ?? 60_000 });
     this.#api = new API(this.#reader);
     this.events = this.#events.asObservable();
     this.connected = this.#connected.asObservable();
@@ -118,7 +122,7 @@ export class DiscordPort implements PlatformPort {
     const participation = new ParticipationCheck({ api: this.#api, logger, involved: new ExpiringCache<boolean>({ ttlMs, now }), multibot });
     const channels = new ChannelDirectory(this.#api);
     const gates = gatesOf(config);
-    this.#replies = new DiscordReplies(new API(this.#writer), logger, (channelId) => participation.noteInvolved(channelId));
+    this.#replies = new DiscordReplies(new API(this.#writer), logger, (channelId) => participation.noteInvolved(channelId), new API(this.#uploader));
     const emit = (event: GatewayEvent) => {
       if (!this.#closed) this.#events.next(event);
     };
@@ -217,6 +221,7 @@ export class DiscordPort implements PlatformPort {
     await this.#stopReceiving();
     stopRest(this.#reader);
     stopRest(this.#writer);
+    stopRest(this.#uploader);
     this.#connected.next(false);
     this.#events.complete();
   }

@@ -52,11 +52,14 @@ export class DiscordReplies {
   readonly #api: API;
   readonly #logger: Logger;
   readonly #noteSent: (channelId: string) => void;
+  readonly #uploads: API;
 
-  constructor(api: API, logger: Logger, noteSent: (channelId: string) => void = () => undefined) {
+  /** `uploads` posts the messages that carry a file: a client whose timeout allows an upload (default `api`). */
+  constructor(api: API, logger: Logger, noteSent: (channelId: string) => void = () => undefined, uploads: API = api) {
     this.#api = api;
     this.#logger = logger;
     this.#noteSent = noteSent;
+    this.#uploads = uploads;
   }
 
   /** Carries out one reply operation; `file` is the bytes of `message.attachment`. */
@@ -171,14 +174,14 @@ export class DiscordReplies {
       files: [{ name: attachment.filename, data: file, contentType: attachment.mime_type }],
       ...(buttonsHere ? { components: [...components] } : {}),
     };
-    const sent = await this.#postOne(channel, body, message.quote_message_id);
+    const sent = await this.#postOne(channel, body, message.quote_message_id, this.#uploads);
     return caption.after.length === 0 ? sent : this.#post(channel, caption.after, mentions, undefined, components);
   }
 
-  async #postOne(channel: string, base: Parameters<API["channels"]["createMessage"]>[1], quote: string | undefined): Promise<SendReceipt> {
+  async #postOne(channel: string, base: Parameters<API["channels"]["createMessage"]>[1], quote: string | undefined, api: API = this.#api): Promise<SendReceipt> {
     if (quote !== undefined && quote !== "") {
       try {
-        const sent = await this.#api.channels.createMessage(channel, { ...base, message_reference: { message_id: quote, fail_if_not_exists: false } });
+        const sent = await api.channels.createMessage(channel, { ...base, message_reference: { message_id: quote, fail_if_not_exists: false } });
         this.#noteSent(channel);
         return { messageId: sent.id };
       } catch (err) {
@@ -188,7 +191,7 @@ export class DiscordReplies {
         this.#logger.warn({ reason: "quote_refused", status: err.status, code: err.code }, "discord refused the quoted reply; sent without the quote");
       }
     }
-    const sent = await this.#api.channels.createMessage(channel, base);
+    const sent = await api.channels.createMessage(channel, base);
     this.#noteSent(channel);
     return { messageId: sent.id };
   }

@@ -28,6 +28,8 @@ export interface SlackPortOptions {
   readonly logger: Logger;
   /** How long one Web API call may take before its outcome is unknown (default 10 s). */
   readonly callTimeoutMs?: number;
+  /** How long each call of a file's upload may take, its bytes' POST included (default 60 s; the worker waits 2 min for a file's send). */
+  readonly uploadTimeoutMs?: number;
   /** How long one file download may take (default 20 s). */
   readonly downloadTimeoutMs?: number;
   /** Reconnection and retry delays (default 1 s doubling to 30 s). */
@@ -88,11 +90,12 @@ export class SlackPort implements PlatformPort {
     // Every failure reaches the adapter as it happened: no retries inside WebClient (a reply's
     // outcome after a 5xx is unknown, not to be sent again), a 429 as WebAPIRateLimitedError with
     // Retry-After for the broker's shaper to wait out, and a deadline per call.
-    this.#web = new WebClient(config.bot_token, { slackApiUrl: config.api_root, logger: libraryLogger(logger, "web-api"), retryConfig: { retries: 0 }, timeout: callTimeoutMs, rejectRateLimitedCalls: true });
+    const client = (timeout: number) => new WebClient(config.bot_token, { slackApiUrl: config.api_root, logger: libraryLogger(logger, "web-api"), retryConfig: { retries: 0 }, timeout, rejectRateLimitedCalls: true });
+    this.#web = client(callTimeoutMs);
     this.#capabilities = slackCapabilities(config);
     this.events = this.#events.asObservable();
     this.connected = this.#connected.asObservable();
-    this.#replies = new SlackReplies(this.#web, logger);
+    this.#replies = new SlackReplies(this.#web, logger, client(options.uploadTimeoutMs ?? 60_000));
     const names = new DisplayNames(this.#web, logger, now);
     const order = new ConversationOrder();
     this.#intake = new EventIntake({

@@ -55,10 +55,13 @@ const REACTION_ALREADY: ReadonlySet<string> = new Set(["already_reacted", "no_re
 export class SlackReplies {
   readonly #web: WebClient;
   readonly #logger: Logger;
+  readonly #uploads: WebClient;
 
-  constructor(web: WebClient, logger: Logger) {
+  /** `uploads` carries a file's upload: a client whose timeout allows one (default `web`). */
+  constructor(web: WebClient, logger: Logger, uploads: WebClient = web) {
     this.#web = web;
     this.#logger = logger;
+    this.#uploads = uploads;
   }
 
   /** Carries out one reply operation; `file` is the bytes of `message.attachment`. */
@@ -154,7 +157,7 @@ export class SlackReplies {
     const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
     const comment = text !== "" && captionFits ? { initial_comment: captionOf(message) } : {};
     const target = thread === undefined ? { channel_id: channel } : { channel_id: channel, thread_ts: thread };
-    const uploaded = await this.#web.filesUploadV2({ ...target, file: bytes, filename: attachment.filename, ...comment });
+    const uploaded = await this.#uploads.filesUploadV2({ ...target, file: bytes, filename: attachment.filename, ...comment });
     const receipt = uploadReceipt(uploaded.files, channel, thread);
     if (receipt === undefined) throw new SendError("unknown", "Slack answered files.completeUploadExternal without a file");
     if (captionFits) return receipt;

@@ -80,6 +80,18 @@ describe("DiscordPort: files", () => {
     expect(t.logs.filter((log) => log.msg === "discord refused a reply")).toMatchObject([{ reason: "file_too_large", route: "createMessage", status: 413, code: 40005 }]);
   });
 
+  it("a file's message may take the upload timeout, where a text's has the reply timeout", async () => {
+    const guild = someGuild(t.fake);
+    await t.open({}, { start: false, replyTimeoutMs: 200, uploadTimeoutMs: 5_000 });
+    t.fake.delay("createMessage", 400);
+    const channel = { id: guild.general.id };
+    const late = await refused(t.port.send({ reply_to: "", platform: "discord", channel, content: { type: "text", text: "slow" } }, { wantAck: true }));
+    expect(late.code).toBe("unknown");
+    const attachment = { filename: "chart.png", mime_type: "image/png", size: png.byteLength, kind: "image", ref: "files/1" } as const;
+    const sent = await t.port.send({ reply_to: "", platform: "discord", channel, content: { type: "text", text: "slow but fine" }, attachment }, { wantAck: true, file: png });
+    expect(t.fake.shown(guild.general.id).find((message) => message.id === sent.messageId)).toMatchObject({ content: "slow but fine", attachments: ["chart.png"] });
+  });
+
   it("a file whose bytes did not come, or not all of them, is rejected without a call", async () => {
     const c = await conversation();
     expect((await refused(t.port.send(c.withFile("x", png), { wantAck: true }))).code).toBe("rejected");

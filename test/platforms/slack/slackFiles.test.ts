@@ -117,6 +117,16 @@ describe("SlackPort: files", () => {
     expect([error.code, error.message]).toEqual(["rejected", "Slack refused files.uploadV2: not_in_channel"]);
   });
 
+  it("each call of a file's upload may take the upload timeout, where a text's has the call timeout", async () => {
+    const c = conversation();
+    const { port } = portOf({}, { callTimeoutMs: 200, uploadTimeoutMs: 5_000 });
+    slack.fake.delay("files.completeUploadExternal", 400);
+    slack.fake.delay("chat.postMessage", 400);
+    expect((await refused(port.send(text(c.channel, "slow"), { wantAck: true }))).code).toBe("unknown");
+    await port.send(withFile(c.channel, "slow but fine", png), { wantAck: true, file: png });
+    expect(slack.fake.shown(c.general.id, { thread: c.parent.ts }).filter((message) => message.files.length > 0).map((message) => message.text)).toEqual(["slow but fine"]);
+  });
+
   it("the bot's own file_share message coming back over the socket starts no turn (own_message)", async () => {
     const c = conversation();
     const { port, events, records } = portOf();
