@@ -17,7 +17,7 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from "rxjs";
-import type { AgentEvent, OpenabMessageEvent, ReplyBubblesEvent } from "../agentEvent.js";
+import type { AgentEvent, FileReadyEvent, OpenabMessageEvent, ReplyBubblesEvent } from "../agentEvent.js";
 import { collectTranscript } from "../collectTranscript.js";
 import { parseOutputDirectives } from "../text/outputDirectives.js";
 import { paceBubbles } from "../flow/paceBubbles.js";
@@ -46,6 +46,14 @@ export interface SequentialBubblesOptions {
   /** The platform's message limit in chars (Unicode scalar values); an integer ≥ 1. */
   readonly limit: number;
   readonly scheduler?: SchedulerLike;
+  /**
+   * Sends one of the turn's files (`file_ready`) and completes when it was acked. Given, a file
+   * goes in the bubbles' paced sequence, after the bubble it followed; one that came before the
+   * first bubble waits for it and goes just before it. Files of a turn with no bubble at all are
+   * never sent here: the text path places them in the text (`SequentialReport.filesSent` 0).
+   * Absent: files are left to the caller.
+   */
+  readonly sendFile?: (file: FileReadyEvent, departing: () => void) => Observable<SendReceipt>;
 }
 
 /** What a sequential turn delivered, emitted once when the turn's events and all sends are done. */
@@ -67,6 +75,8 @@ export interface SequentialReport {
    * bubble was attempted, and `agentError` when the turn ended in an error.
    */
   readonly transcript: TurnTranscript;
+  /** Files sent in the sequence (`sendFile`), acked. */
+  readonly filesSent: number;
 }
 
 /** A bubble accepted for sending. */
@@ -77,6 +87,8 @@ interface Bubble {
   readonly quote: string | undefined;
   /** The `reply` call it came from. */
   readonly call?: ReplyCall;
+  /** A file in the sequence instead of text: sent with `sendFile`, counted in no cap. */
+  readonly file?: FileReadyEvent;
 }
 
 /** The bubble id of a `reply` tool message, in logs and in `failedBubbleId`. */
@@ -117,7 +129,7 @@ class ReplyCall {
  * as a failed send.
  */
 export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFunction<AgentEvent, SequentialReport> {
-  const { sendBubble, delayMs, maxBubbles, limit, scheduler = asyncScheduler } = options;
+  const { sendBubble, sendFile, delayMs, maxBubbles, limit, scheduler = asyncScheduler } = options;
   if (!(maxBubbles === Infinity || (Number.isInteger(maxBubbles) && maxBubbles >= 1))) {
     throw new RangeError(`sequentialBubbles maxBubbles must be an integer >= 1 or Infinity, got ${maxBubbles}`);
   }
@@ -135,6 +147,9 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
       let sending: Bubble | undefined;
       let failure: { readonly bubbleId: string; readonly sentBefore: number; readonly error: unknown } | undefined;
       let transcript = emptyTranscript();
+      let filesSent = 0;
+      /** Files that came before the turn's first bubble: they go just before it, or to the text path if none comes. */
+      let heldFiles: Bubble[] = [];
       /** `reply` calls with messages not yet acked. */
       const openCalls = new Set<ReplyCall>();
       /** Every `reply` call the sends took in; one that arrives after a failed send never gets there. */
@@ -156,13 +171,29 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
         return call === undefined ? { id, index, text, quote } : { id, index, text, quote, call };
       };
 
-      /** The bubbles to send for this event: none, one (`openab_message`), or a `reply` call's. */
+      /** The bubbles, with the files held for the first of them before it. */
+      const withHeldFiles = (bubbles: Bubble[]): Observable<Bubble> => {
+        if (bubbles.length === 0) return EMPTY;
+        const held = heldFiles;
+        heldFiles = [];
+        return from(held.length === 0 ? bubbles : [...held, ...bubbles]);
+      };
+
+      /** The bubbles to send for this event: none, one (`openab_message`), a `reply` call's, or a file. */
       const accept = (event: AgentEvent): Observable<Bubble> => {
         // The text so far, folded as the text path folds it (a reset notice heads it, as there).
         received = reduceTranscript(received, event);
+        if (event.type === "file_ready" && sendFile !== undefined) {
+          const file: Bubble = { id: "file", index: accepted, text: "", quote: undefined, file: event };
+          if (accepted === 0) {
+            heldFiles.push(file);
+            return EMPTY;
+          }
+          return of(file);
+        }
         if (event.type === "openab_message") {
           const bubble = acceptText(event.id, event.text);
-          return bubble === undefined ? EMPTY : of(bubble);
+          return bubble === undefined ? EMPTY : withHeldFiles([bubble]);
         }
         if (event.type !== "reply_bubbles") return EMPTY;
         takenCalls.add(event);
@@ -175,7 +206,7 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
         // Nothing of it will be sent (blank, or all over the cap): it settles now.
         if (call.accepted === 0) call.settle(false);
         else openCalls.add(call);
-        return from(bubbles);
+        return withHeldFiles(bubbles);
       };
 
       /** A `reply` message was acked: its call settles once all of its messages were. */
@@ -198,6 +229,7 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
        */
       const sendParts = (bubble: Bubble, _index: number, departing: () => void): Observable<SendReceipt> => {
         sending = bubble;
+        if (bubble.file !== undefined && sendFile !== undefined) return sendFile(bubble.file, departing).pipe(tap({ complete: () => (filesSent += 1) }));
         const [first, ...rest] = splitMessage(bubble.text, limit).filter((part) => rustTrim(part) !== "");
         if (first === undefined) return EMPTY;
         const sent = sendBubble(first, bubble.index, bubble.quote, departing);
@@ -225,6 +257,7 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
         ...(firstDroppedId === undefined ? {} : { firstDroppedId }),
         ...(failure === undefined ? {} : { sendError: failure.error, failedBubbleId: failure.bubbleId }),
         transcript,
+        filesSent,
       });
 
       return events.pipe(

@@ -1,4 +1,4 @@
-import { concat, concatMap, throwError, type Observable, type OperatorFunction } from "rxjs";
+import { concat, concatMap, EMPTY, throwError, type Observable, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
 import { sequentialBubbles, type SequentialReport } from "../../../operators/delivery/sequential/sequentialBubbles.js";
 import { sequentialOutcome } from "../../../operators/delivery/sequential/sequentialOutcome.js";
@@ -15,6 +15,7 @@ import {
 import { deliverText, sendFiles, type DeliveryConfig } from "./deliverText.js";
 import { silentWithoutTheTool } from "./proactiveSilence.js";
 import { replyMessage } from "./replyMessage.js";
+import { sendFile } from "./sendFile.js";
 import { replyGaps } from "./replyPacing.js";
 
 /**
@@ -28,6 +29,8 @@ export function deliverSequential(event: GatewayEvent, context: TurnContext, con
     events.pipe(
       sequentialBubbles({
         sendBubble: (text, _index, quote, departing) => context.send(replyMessage(event, text, quote), { departing }),
+        // A file goes after the bubble it followed, paced as one.
+        sendFile: (file, departing) => sendFile(context, event, file, departing),
         delayMs: replyGaps(config.delivery, config.delivery.bubble_delay_ms),
         maxBubbles: config.delivery.max_bubbles,
         limit: context.messageLimit(event.platform),
@@ -59,7 +62,10 @@ function settle(report: SequentialReport, event: GatewayEvent, context: TurnCont
   }
 }
 
-/** The turn's files, after its bubbles: the bubbles went out as the agent decided them. */
+/**
+ * The turn's files the bubbles did not take (a turn with no bubble at all: the sequence sends every
+ * file of a turn that has one, in place): alone, in order.
+ */
 function files(report: SequentialReport, event: GatewayEvent, context: TurnContext): Observable<never> {
-  return sendFiles(report.transcript.files.map(({ file }) => file), event, context);
+  return report.bubblesSent > 0 || report.filesSent > 0 ? EMPTY : sendFiles(report.transcript.files.map(({ file }) => file), event, context);
 }

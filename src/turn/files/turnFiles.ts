@@ -134,7 +134,7 @@ export class TurnFiles {
       return { type: "file_ready", filename, size: bytes.length, caption, ready: { kind: "refused", reason: "store_failed" } };
     }
     if (this.#over) {
-      files.delete(ref).subscribe({ error: () => undefined });
+      files?.delete(ref).subscribe({ error: () => undefined });
       return undefined;
     }
     this.#stored.push(ref);

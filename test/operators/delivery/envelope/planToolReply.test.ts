@@ -121,6 +121,7 @@ describe("reduceTranscript with reply tool events", () => {
 describe("sequentialOutcome when the reply tool was called", () => {
   const report = (transcript: Partial<TurnTranscript>, bubblesSent = 0): SequentialReport => ({
     bubblesSent,
+    filesSent: 0,
     capped: false,
     dropped: 0,
     transcript: { ...emptyTranscript(), buffer: "the model's prose", stopReason: "end_turn", ...transcript },

@@ -38,6 +38,7 @@ const ended = (fields: Partial<TurnTranscript> = {}): TurnTranscript => ({ ...em
 const report = (fields: Partial<SequentialReport> & Pick<SequentialReport, "bubblesSent" | "transcript">): SequentialReport => ({
   capped: false,
   dropped: 0,
+  filesSent: 0,
   ...fields,
 });
 

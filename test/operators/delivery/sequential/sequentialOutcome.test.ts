@@ -19,6 +19,7 @@ interface Row {
 function reportOf({ sent, failed = false, capped = false, agentError, transcript = {} }: Row): SequentialReport {
   return {
     bubblesSent: sent,
+    filesSent: 0,
     capped,
     dropped: capped ? 1 : 0,
     ...(capped ? { firstDroppedId: "bubble_9" } : {}),
@@ -45,7 +46,7 @@ describe("sequentialOutcome (delivery-and-triage.md §12.1)", () => {
     });
 
     it("an empty turn → text fallback", () => {
-      expect(sequentialOutcome({ bubblesSent: 0, capped: false, dropped: 0, transcript: emptyTranscript() })).toStrictEqual({
+      expect(sequentialOutcome({ bubblesSent: 0, filesSent: 0, capped: false, dropped: 0, transcript: emptyTranscript() })).toStrictEqual({
         kind: "text_fallback",
       });
     });
@@ -128,7 +129,7 @@ describe("sequentialOutcome (delivery-and-triage.md §12.1)", () => {
   });
 
   it("treats a send error without a bubble id as a failed send, and a bubble id without an error too", () => {
-    const base: SequentialReport = { bubblesSent: 1, capped: false, dropped: 0, transcript: emptyTranscript() };
+    const base: SequentialReport = { bubblesSent: 1, filesSent: 0, capped: false, dropped: 0, transcript: emptyTranscript() };
     expect(sequentialOutcome({ ...base, sendError: new Error("x") })).toStrictEqual({
       kind: "failed",
       error: "sequential delivery incomplete: 1 bubble(s) delivered",
