@@ -13,7 +13,8 @@ import { REPLY_SERVER_NAME, type ReplyToolSpec } from "./replyToolSpec.js";
  * The MCP server one connection talks to: a `reply` tool whose input schema is the agent kit's
  * (`replyInputSchema`, the envelope's shape: `maxItems` = `max_bubbles`, `maxLength` =
  * `max_bubble_chars`), so the SDK — and a model provider that enforces tool schemas — rejects a
- * reply the broker could not deliver before it is made. `binding` is the session the
+ * reply the broker could not deliver before it is made; beside it, in every mode, `ask` (questions
+ * for the person in the chat) and `send_file` (a file for the chat). `binding` is the session the
  * connection's secret named; `undefined` (an unknown secret) refuses every call.
  */
 export function createReplyServer(spec: ReplyToolSpec, binding: ReplyBinding | undefined, onUnknown: () => void): McpServer {

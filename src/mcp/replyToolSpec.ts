@@ -9,7 +9,7 @@ export interface ReplyToolSpec extends ReplyToolOptions {
   readonly schema: string;
   /**
    * Whether the server offers `reply` (default true). False in text mode or under `reply_tool =
-   * "off"`: the server then offers only `ask`, which every delivery mode has.
+   * "off"`: the server then offers only `ask` and `send_file`, which every delivery mode has.
    */
   readonly reply?: boolean;
   /** `[agent] ask_timeout_secs`, in ms: how long one `ask` call waits for all its answers (default 600 s). */
@@ -24,7 +24,7 @@ export const REPLY_SERVER_NAME = TURNSTREAM_SERVER_NAME;
 /**
  * The session's `turnstream` MCP server as `[delivery]` and `[agent]` call for it: the `reply` tool
  * in structured mode (one terminal call rendered as an envelope) and sequential mode (calls sent
- * on arrival), none in text mode or under `reply_tool = "off"`; the `ask` tool in every mode.
+ * on arrival), none in text mode or under `reply_tool = "off"`; the `ask` and `send_file` tools in every mode.
  */
 export function replyToolSpecOf(delivery: Config["delivery"], agent?: Pick<Config["agent"], "ask_timeout_secs">): ReplyToolSpec {
   return {
