@@ -17,6 +17,9 @@ const capabilitySchema = z.object({
   supports_attachment_materialization: flag,
   supports_conversation_registry: flag,
   supports_persistent_conversation_send: flag,
+  // turnstream's own name (upstream's reply frames carry `content.attachments`, its hello names no
+  // capability for them): any value but `true` is off, and no value spoils the rest of the handshake.
+  supports_outbound_attachments: flag.catch(undefined),
   can_edit: flag,
   can_delete: flag,
   streaming_mode: z.string().nullish(),
@@ -138,6 +141,7 @@ export function resolveCapabilities(
     statusBackend: oneOf(caps?.status_backend, STATUS_BACKENDS) ?? "none",
     // No hello can turn it on: a `typing` command must never reach a gateway.
     typingIndicator: false,
+    outboundFiles: on(caps?.supports_outbound_attachments),
   };
 }
 

@@ -46,6 +46,7 @@ const FAIL_CLOSED: PlatformCapabilities = {
   messageLimitUnit: "characters",
   statusBackend: "none",
   typingIndicator: false,
+  outboundFiles: false,
 };
 
 const STREAMING = { streaming: true, streamingPlaceholder: true };
@@ -116,6 +117,27 @@ describe("hello.v1", () => {
   it("never turns on the typing indicator: the gateway protocol has no typing command, whatever the hello says", () => {
     const hello = helloWith({ status_backend: "typing", typing_indicator: true, typingIndicator: true });
     expect(resolveCapabilities(hello, "telegram", STREAMING).typingIndicator).toBe(false);
+  });
+
+  it("supports_outbound_attachments: true turns outboundFiles on; absent, false or null leaves it off", () => {
+    const files = (caps: Record<string, unknown>) => resolveCapabilities(helloWith(caps), "telegram", STREAMING).outboundFiles;
+    expect(resolveCapabilities(helloWith({ supports_outbound_attachments: true }), "telegram", STREAMING)).toStrictEqual({ ...FAIL_CLOSED, outboundFiles: true });
+    expect(files({})).toBe(false);
+    expect(files({ supports_outbound_attachments: false })).toBe(false);
+    expect(files({ supports_outbound_attachments: null })).toBe(false);
+  });
+
+  it("supports_outbound_attachments is turnstream's own key: a value other than true is off and keeps the handshake", () => {
+    for (const value of ["yes", 1, { on: true }, [true]]) {
+      const caps = resolveCapabilities(helloWith({ send_ack: true, supports_outbound_attachments: value }), "telegram", STREAMING);
+      expect(caps).toStrictEqual({ ...FAIL_CLOSED, sendAck: true });
+    }
+  });
+
+  it("outboundFiles is per platform: a platform the hello does not list has it off", () => {
+    const hello = parseHello({ schema: "openab.gateway.hello.v1", protocol_version: 1, capabilities: { LINE: { supports_outbound_attachments: true } } });
+    expect(resolveCapabilities(hello, "line", STREAMING).outboundFiles).toBe(true);
+    expect(resolveCapabilities(hello, "telegram", STREAMING).outboundFiles).toBe(false);
   });
 
   it("falls back to the default for enum values it does not know", () => {
