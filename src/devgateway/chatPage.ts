@@ -16,7 +16,8 @@ export const chatPageHeaders: Readonly<Record<string, string>> = {
  * external assets. It talks to `/ui` on the same host (passing on its own `?token=`, which the
  * gateway requires along with the page's own origin), sends
  * `{ text, proactive, eventId?, clientId }`, and shows each `{ kind: "reply" }` as its own bubble with the
- * time since the user's message. The gateway answers each message with its id (`{ kind: "sent", clientId, messageId }`),
+ * time since the user's message (a file it carries as its `📎 name (size)` line, above the caption).
+ * The gateway answers each message with its id (`{ kind: "sent", clientId, messageId }`),
  * and `add_reaction` / `remove_reaction` commands on that id show as the status reaction under the
  * message, as a chat app shows it; `edit_message` replaces a reply's text in place (marked
  * "edited") and `delete_message` removes it; other commands are notes. Message text only ever goes through
@@ -39,6 +40,7 @@ export const chatPageHtml = `<!doctype html>
   .bubble { align-self: flex-start; background: #fff; border: 1px solid #ddd; }
   .note { align-self: center; color: #555; font-size: .85rem; font-style: italic; }
   .quote { display: block; font-size: .75rem; color: #666; }
+  .file { display: block; font-weight: 500; }
   .gap { display: block; font-size: .75rem; color: #666; margin-top: .15rem; }
   .edited { display: block; font-size: .7rem; color: #888; }
   .reactions { display: table; margin: .25rem 0 -.1rem auto; padding: .05rem .4rem; border-radius: .8rem; background: #fff; color: #1d1d1f; font-size: .95rem; }
@@ -84,10 +86,11 @@ export const chatPageHtml = `<!doctype html>
     span.textContent = text;
     li.appendChild(span);
   }
-  function add(kind, text, gapMs, quote) {
+  function add(kind, text, gapMs, quote, files) {
     const li = document.createElement("li");
     li.className = kind;
     if (quote !== undefined) part(li, "quote", "↩ reply to " + quote);
+    for (const file of files ?? []) part(li, "file", String(file));
     part(li, "text", text);
     if (gapMs !== undefined) part(li, "gap", "+" + (gapMs / 1000).toFixed(2) + " s");
     log.appendChild(li);
@@ -140,7 +143,7 @@ export const chatPageHtml = `<!doctype html>
       if ((message.command === "add_reaction" || message.command === "remove_reaction") && react(message.command, message.replyTo, message.text)) return;
       if ((message.command === "edit_message" || message.command === "delete_message") && change(message.command, message.replyTo, message.text)) return;
       if (message.command !== undefined) { add("note", "command: " + message.command + " " + message.text); return; }
-      const li = add("bubble", message.text, message.afterMs ?? performance.now() - sentAt, message.quote);
+      const li = add("bubble", message.text, message.afterMs ?? performance.now() - sentAt, message.quote, message.files);
       if (message.messageId !== undefined) li.dataset.messageId = String(message.messageId);
       if (!typing.hidden) setTyping(true);
     };

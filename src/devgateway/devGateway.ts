@@ -7,8 +7,20 @@ import { z } from "zod";
 import { admission, loopbackHosts, normalizedHostName, refusalBody, type Admission, type RefusalReason } from "./admission.js";
 import { chatPageHtml, chatPageHeaders } from "./chatPage.js";
 import { devEvent } from "./devEvent.js";
+import { attachmentLine } from "./attachmentLine.js";
 
 export { devEvent, type DevEventOptions } from "./devEvent.js";
+export { attachmentLine } from "./attachmentLine.js";
+export { devGatewayHello } from "./devHello.js";
+
+/** A file inline in a reply frame (`content.attachments`): the event attachments' shape, `data` in base64. */
+export const replyAttachmentSchema = z.looseObject({
+  type: z.string(),
+  filename: z.string(),
+  mime_type: z.string(),
+  data: z.string(),
+  size: z.number().int().nonnegative(),
+});
 
 /** A `reply.v1` frame as the dev gateway reads it from a broker. */
 export const replyFrameSchema = z.looseObject({
@@ -16,7 +28,7 @@ export const replyFrameSchema = z.looseObject({
   reply_to: z.string(),
   platform: z.string(),
   channel: z.looseObject({ id: z.string(), thread_id: z.string().optional() }),
-  content: z.looseObject({ type: z.string(), text: z.string() }),
+  content: z.looseObject({ type: z.string(), text: z.string(), attachments: z.array(replyAttachmentSchema).optional() }),
   command: z.string().optional(),
   request_id: z.string().optional(),
   quote_message_id: z.string().optional(),
@@ -34,7 +46,10 @@ export interface DevGatewayOptions {
   readonly token?: string;
   /** Host names (no port) a request's `Host` may name besides the loopback ones and the listen host. */
   readonly allowedHosts?: readonly string[];
-  /** Answer the broker's `client_hello` with a `hello.v1` (default: stay a legacy gateway). */
+  /**
+   * Answer the broker's `client_hello` with a `hello.v1` (default: stay a legacy gateway);
+   * `devGatewayHello()` says what this gateway does, files included.
+   */
   readonly hello?: Record<string, unknown>;
   /** Ack every send that carries a `request_id` (default true); a function may override ack fields or return undefined for no ack. */
   readonly ack?: boolean | ((frame: ReplyFrame) => Record<string, unknown> | undefined);
@@ -70,7 +85,7 @@ export type Received = { readonly kind: "reply"; readonly frame: ReplyFrame; rea
  * `GET /health`, every event broadcast to every connected broker, and every send that asks for one
  * acked with `response.v1`. For demos and tests; not a chat platform. `GET /` serves a web chat
  * page whose WebSocket (`/ui`) sends user messages as events and receives every reply frame as
- * `{ kind: "reply" }` and `turnFinished()` as `{ kind: "idle" }`.
+ * `{ kind: "reply" }` (a file in it as its `📎 name (size)` line) and `turnFinished()` as `{ kind: "idle" }`.
  *
  * Secure by default (see `admission`): every path needs the token (401), a `Host`
  * other than loopback, the listen host or `allowedHosts` gets 403, and so does a WebSocket upgrade
@@ -248,9 +263,11 @@ export class DevGateway {
   #toUis(frame: ReplyFrame, messageId: string): void {
     // Timed here, where a chat platform would stamp the message, not where a busy page reads it.
     const afterMs = this.#lastUiEventAt === undefined ? undefined : Math.round(performance.now() - this.#lastUiEventAt);
+    const files = frame.content.attachments ?? [];
     const message = JSON.stringify({
       kind: "reply",
       text: frame.content.text,
+      ...(files.length === 0 ? {} : { files: files.map(attachmentLine) }),
       ...(afterMs === undefined ? {} : { afterMs }),
       ...(frame.command === undefined ? { messageId } : {}),
       ...(frame.quote_message_id === undefined ? {} : { quote: frame.quote_message_id }),

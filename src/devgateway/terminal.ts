@@ -1,4 +1,5 @@
 import type { Subscription } from "rxjs";
+import { attachmentLine } from "./attachmentLine.js";
 import { devEvent, type DevGateway } from "./devGateway.js";
 
 /** Where typed lines come from: a readline interface, or anything that emits `line` the same way. */
@@ -18,7 +19,8 @@ export interface TerminalOptions {
 /**
  * OpenAB's fake-gateway console: a plain line is a user message, `/proactive <text>` an
  * unsolicited event, `/id <event_id> [text]` a proactive event with a fixed id (to try triage
- * dedupe). Each reply prints as its own bubble with the time since the message that caused it.
+ * dedupe). Each reply prints as its own bubble with the time since the message that caused it; a
+ * file in it prints as its `📎 name (size)` line, above its caption.
  */
 export function runTerminal({ gateway, lines, write, now, platform = "telegram" }: TerminalOptions): Subscription {
   let sentAt = now();
@@ -35,7 +37,9 @@ export function runTerminal({ gateway, lines, write, now, platform = "telegram" 
     }
     bubble += 1;
     const quote = frame.quote_message_id === undefined ? "" : ` (reply to ${frame.quote_message_id})`;
-    const textLines = frame.content.text.split("\n");
+    const files = (frame.content.attachments ?? []).map(attachmentLine);
+    // A file's caption may be empty: then the bubble is the file alone.
+    const textLines = [...files, ...(files.length > 0 && frame.content.text === "" ? [] : frame.content.text.split("\n"))];
     write(`◀ bubble #${bubble}${quote} (+${((now() - sentAt) / 1000).toFixed(2)}s)\n`);
     for (const line of textLines) write(`│ ${line}\n`);
     if (textLines.length > 1) write(`└─ one message, ${textLines.length} lines\n`);

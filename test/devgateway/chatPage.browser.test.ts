@@ -184,6 +184,20 @@ describe.skipIf(!browserTestsEnabled("chat page browser tests"))("the chat page 
     expect(await page.locator(".bubble").count()).toBe(3);
   });
 
+  it("a file a reply carries shows as its 📎 line above the caption", async () => {
+    stack = await startStack();
+    const page = await openPage(stack);
+    // A second broker on the gateway: the frame a broker sends for a file, whatever makes it.
+    const broker = await open(`${stack.gateway.url}?token=${stack.gateway.token}`);
+    const png = Buffer.alloc(1_500, 7);
+    const attachment = { type: "image", filename: "chart.png", mime_type: "image/png", data: png.toString("base64"), size: png.byteLength };
+    broker.send(JSON.stringify({ schema: "openab.gateway.reply.v1", reply_to: "", platform: "telegram", channel: { id: "dev-chat" }, content: { type: "text", text: "the chart", attachments: [attachment] } }));
+    await page.locator(".bubble").first().waitFor({ timeout: 10_000 });
+    expect(await page.locator(".bubble .file").allTextContents()).toEqual(["📎 chart.png (1.5 KB)"]);
+    expect(await page.locator(".bubble .text").allTextContents()).toEqual(["the chart"]);
+    broker.terminate();
+  });
+
   it("status reactions show under the user's message as they change, ending in 🆗 and a face", async () => {
     stack = await startStack({ config: { reactions: { timing: { debounce_ms: 100, stall_soft_ms: 60_000, stall_hard_ms: 120_000 } } } });
     const page = await openPage(stack);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { Broker } from "../../src/broker/broker.js";
 import { connectBroker } from "../../src/broker/connectBroker.js";
 import type { ConfigInput } from "../../src/config/index.js";
-import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
+import { DevGateway, devGatewayHello, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
 import { scratch, scriptedAgentPath } from "./agents.js";
 import { captureLogs, type LogRecord } from "./logCapture.js";
 import { natsServerAvailable, startNatsServer, type NatsServer } from "./natsServer.js";
@@ -47,6 +47,8 @@ export interface Stack {
   readonly commands: ReplyFrame[];
   /** Non-reply frames the gateway received. */
   readonly others: string[];
+  /** Files reply frames carried inline (`content.attachments`), in order, their bytes decoded. */
+  readonly files: ReceivedFile[];
   /** What the scripted agent observed (`prompt …`, `cancel …`, `new …`). */
   agentEvents(): string[];
   /** Resolves once at least `count` replies arrived (generous bound: shared machines). */
@@ -59,20 +61,63 @@ export interface StackOptions {
   readonly config?: Omit<ConfigInput, "gateway"> & { gateway?: Partial<NonNullable<ConfigInput["gateway"]>> };
   readonly agentEnv?: Record<string, string>;
   readonly gateway?: DevGatewayOptions;
+  /**
+   * The gateway's hello advertises `supports_outbound_attachments` for every platform it lists;
+   * without a hello of the test's own, the dev gateway's (`devGatewayHello`, telegram).
+   */
+  readonly outboundFiles?: boolean;
   /** The clock `[cron]` reads (a faster one: test/helpers/fastClock.ts); default the wall clock. */
   readonly cronScheduler?: SchedulerLike;
+}
+
+/** A file a reply frame carried (`content.attachments`): what the frame said, and the bytes its base64 `data` decodes to. */
+export interface ReceivedFile {
+  readonly type: string;
+  readonly filename: string;
+  readonly mime_type: string;
+  readonly size: number;
+  readonly bytes: Buffer;
+  /** The frame's `content.text`. */
+  readonly caption: string;
+  readonly frame: ReplyFrame;
+}
+
+/** The files a reply frame carries, decoded. */
+export function filesOf(frame: ReplyFrame): ReceivedFile[] {
+  return (frame.content.attachments ?? []).map(({ type, filename, mime_type, size, data }) => ({
+    type,
+    filename,
+    mime_type,
+    size,
+    bytes: Buffer.from(data, "base64"),
+    caption: frame.content.text,
+    frame,
+  }));
+}
+
+/** `options` with a hello that advertises `supports_outbound_attachments` for every platform in it (the dev gateway's own when none). */
+export function withOutboundFiles(options: DevGatewayOptions = {}): DevGatewayOptions {
+  const hello = options.hello ?? devGatewayHello();
+  const capabilities = (hello.capabilities ?? {}) as Record<string, Record<string, unknown>>;
+  const withFiles = Object.fromEntries(Object.entries(capabilities).map(([platform, caps]) => [platform, { ...caps, supports_outbound_attachments: true }]));
+  return { ...options, hello: { ...hello, capabilities: withFiles } };
 }
 
 /** A real dev gateway (WebSocket server), a broker connected to it, and the scripted agent as its ACP agent. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dir = scratch();
-  const gateway = await DevGateway.start(options.gateway);
+  const gateway = await DevGateway.start(options.outboundFiles === true ? withOutboundFiles(options.gateway) : options.gateway);
   const replies: ReplyFrame[] = [];
   const commands: ReplyFrame[] = [];
   const others: string[] = [];
+  const files: ReceivedFile[] = [];
   gateway.received.subscribe((frame) => {
-    if (frame.kind !== "reply") others.push(frame.text);
-    else (frame.frame.command === undefined ? replies : commands).push(frame.frame);
+    if (frame.kind !== "reply") {
+      others.push(frame.text);
+      return;
+    }
+    (frame.frame.command === undefined ? replies : commands).push(frame.frame);
+    files.push(...filesOf(frame.frame));
   });
   const { logger, records } = captureLogs();
   const { gateway: gatewayKeys, agent, pool, bus: busKeys, ...rest } = options.config ?? {};
@@ -109,6 +154,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     replies,
     commands,
     others,
+    files,
     agentEvents: dir.events,
     async replyCount(count, timeoutMs = 15_000) {
       if (!(await until(() => replies.length >= count, timeoutMs))) {

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import { loadConfigFile, defaultConfig } from "../../config/index.js";
 import { devGatewayToken } from "../../config/sections/devGateway.js";
-import { DevGateway, type Refusal } from "../../devgateway/devGateway.js";
+import { DevGateway, devGatewayHello, type Refusal } from "../../devgateway/devGateway.js";
 import { runTerminal } from "../../devgateway/terminal.js";
 import { parseCommandArgs } from "../commandArgs.js";
 import { exitCodes } from "../exitCodes.js";
@@ -35,7 +35,8 @@ export async function devGatewayCommand(args: readonly string[], io: CliIo): Pro
   const token = values.token ?? config.dev_gateway.token;
   const shutdown = io.shutdownRequested();
   const allowedHosts = config.dev_gateway.allowed_hosts ?? [];
-  const gateway = await DevGateway.start({ host, port, allowedHosts, ...(token === undefined ? {} : { token }) });
+  // Its hello says what it does, so a broker sends it files inline (shown as 📎 lines).
+  const gateway = await DevGateway.start({ host, port, allowedHosts, hello: devGatewayHello(), ...(token === undefined ? {} : { token }) });
   const refusals = gateway.refused.subscribe((refusal) => io.stderr(`${refusalLine(refusal)}\n`));
   const lines = createInterface({ input: process.stdin, terminal: false });
   try {
