@@ -8,13 +8,14 @@ import type { GatewayEvent } from "../../operators/ingress/gatewayEvent.js";
 import { resolveCapabilities, type GatewayHello, type PlatformCapabilities } from "../../operators/ingress/frames/helloFrame.js";
 import { redactUrl, urlHasToken } from "../config/index.js";
 import { FRAME_CEILING_BYTES } from "../config/sections/gateway.js";
-import type { IngressRules, PlatformPort } from "../platforms/platformPort.js";
+import type { IngressRules, PlatformPort, SendOptions } from "../platforms/platformPort.js";
 import { SendError } from "../wire/index.js";
 import { charsPerMessage } from "../platforms/charsPerMessage.js";
 import { acceptHello, clientHelloFrame } from "./helloNegotiation.js";
 import { keepalive, pongsOf } from "./keepalive.js";
 import { receiveFrame, type FrameSink } from "./receiveFrame.js";
 import { defaultBackoff, planReconnect, type BackoffPolicy } from "./reconnectBackoff.js";
+import { fileNoticeReply } from "./fileNoticeReply.js";
 import { gatewayUrl } from "./replyFrame.js";
 import { ReplyWriter } from "./replyWriter.js";
 
@@ -29,7 +30,11 @@ export interface GatewayConnectorOptions {
    * the connection stays up. At most `frameCeilingBytes`.
    */
   readonly maxFrameBytes: number;
-  /** The largest message the socket reads (ws' `maxPayload`); a bigger one closes it. Default `FRAME_CEILING_BYTES`. */
+  /**
+   * The largest message the socket reads (ws' `maxPayload`); a bigger one closes it. Also the
+   * largest reply frame written: a file whose frame is bigger is refused (`file_too_large`).
+   * Default `FRAME_CEILING_BYTES`.
+   */
   readonly frameCeilingBytes?: number;
   readonly clientVersion: string;
   /** Without a capability handshake: how long to wait for an ack before counting the send as sent (upstream: 5 s). */
@@ -125,9 +130,12 @@ export class GatewayConnector implements PlatformPort {
    * frame carries a `request_id` and the promise settles with the gateway's ack; otherwise it
    * resolves once written. Rejects with `SendError` when the gateway refuses or cannot be reached.
    * Between connections it waits for the next one, up to the legacy ack timeout; the ack timeouts
-   * count from the call, so a send takes no longer than before.
+   * count from the call, so a send takes no longer than before. A file (`message.attachment`, its
+   * bytes in `options.file`) goes inline in the frame where the platform's hello says
+   * `supports_outbound_attachments`; elsewhere, in legacy mode, or without its bytes, the message
+   * is its notice line instead (`fileNoticeReply`).
    */
-  send(message: OutboundMessage, options: { readonly wantAck: boolean }): Promise<SendReceipt> {
+  send(message: OutboundMessage, options: SendOptions): Promise<SendReceipt> {
     const socket = this.#socket;
     if (socket !== undefined && socket.readyState === WebSocket.OPEN) return this.#post(socket, message, options, 0);
     if (this.#closing) return Promise.reject(disconnected());
@@ -146,8 +154,17 @@ export class GatewayConnector implements PlatformPort {
     return firstValueFrom(open).catch((err: unknown) => Promise.reject(disconnected(err)));
   }
 
-  #post(socket: WebSocket, message: OutboundMessage, options: { readonly wantAck: boolean }, waitedMs: number): Promise<SendReceipt> {
-    return this.#writer.post(socket, message, this.capabilities(message.platform), options, waitedMs);
+  /** Decided on the connection the frame goes out on: its hello says whether the platform takes files. */
+  #post(socket: WebSocket, message: OutboundMessage, options: SendOptions, waitedMs: number): Promise<SendReceipt> {
+    const capabilities = this.capabilities(message.platform);
+    const attachment = message.command === undefined ? message.attachment : undefined;
+    if (attachment === undefined || (capabilities?.outboundFiles === true && options.file !== undefined)) {
+      return this.#writer.post(socket, message, capabilities, options, waitedMs);
+    }
+    // The edge reads no bytes for a platform it saw without the capability; this connection may have it now.
+    const reason = capabilities?.outboundFiles === true ? "file_not_read" : "files_unsupported";
+    this.#options.logger.info({ reason, platform: message.platform, size: attachment.size, legacy: capabilities === undefined }, "file not sent over the gateway; its notice sent instead");
+    return this.#writer.post(socket, fileNoticeReply(message, attachment), capabilities, { wantAck: options.wantAck }, waitedMs);
   }
 
   /** Stops reconnecting and closes the socket; waiting sends settle as if the channel closed. */
