@@ -1,4 +1,4 @@
-import { filter, map, merge, Subject, takeUntil, type Observable, type SchedulerLike, type Subscription } from "rxjs";
+import { filter, firstValueFrom, map, merge, Subject, takeUntil, type Observable, type SchedulerLike, type Subscription } from "rxjs";
 import type { Logger } from "../log/logger.js";
 import { noInstruments, type Instruments } from "../metrics/instruments.js";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
@@ -8,6 +8,7 @@ import { skipEvents } from "../../operators/ingress/skipEvent.js";
 import { trustGate } from "../../operators/ingress/trustGate.js";
 import { sessionKey } from "../../operators/dispatch/sessionKey.js";
 import type { Bus, BusMessage } from "../bus/bus.js";
+import { StoredFileMissingError, type FileStore } from "../bus/files/fileStore.js";
 import type { Config } from "../config/index.js";
 import type { Send } from "../pipeline/send.js";
 import { SEND_ID_HEADER, SendError, type SendReply, type Subjects } from "../wire/index.js";
@@ -123,7 +124,7 @@ export function runEdge(options: EdgeOptions): Edge {
   const responder: Subscription = requests.subscribe((request) => {
     const { data } = request;
     void answers
-      .answer(request.headers[SEND_ID_HEADER], () => sendReply(port, data, options.wantAck))
+      .answer(request.headers[SEND_ID_HEADER], () => sendReply(port, data, options.wantAck, options.bus.files))
       .then((answer) => {
         if (!responder.closed) request.respond(answer);
       });
@@ -151,11 +152,37 @@ function sendRequests(port: PlatformPort, bus: Bus, names: Subjects): Observable
   return merge(...port.platforms.map((platform) => bus.subscribe<OutboundMessage>(names.send(platform), { queue: names.sendQueueOf(platform) })));
 }
 
-/** Posts one message; the port's answer or the failure as a reply (never rejects). */
-function sendReply(port: PlatformPort, message: OutboundMessage, wantAck: boolean): Promise<SendReply> {
-  return port.send(message, { wantAck }).then(
+/**
+ * Posts one message; the port's answer or the failure as a reply (never rejects). A file goes with
+ * its bytes, read from the bus's file store, only to a platform whose port says it takes files;
+ * elsewhere the port gets none and sends the file's notice line.
+ */
+function sendReply(port: PlatformPort, message: OutboundMessage, wantAck: boolean, files: FileStore): Promise<SendReply> {
+  const { attachment } = message;
+  const sent =
+    attachment === undefined || message.command !== undefined || port.capabilities(message.platform)?.outboundFiles !== true
+      ? port.send(message, { wantAck })
+      : readFile(files, attachment.ref, attachment.size).then((file) => port.send(message, { wantAck, file }));
+  return sent.then(
     (receipt): SendReply => ({ ok: true, messageId: receipt.messageId }),
     (err: unknown) => failedReply(err),
+  );
+}
+
+/**
+ * A send's file from the store; rejects with `SendError` `file_missing` (not there: removed,
+ * expired, never put) or `file_store_failed` (the store failed, or holds other bytes than the send
+ * names). Neither is asked again: the answer says no `retryAfterMs`.
+ */
+function readFile(files: FileStore, ref: string, size: number): Promise<Uint8Array> {
+  return firstValueFrom(files.get(ref)).then(
+    (file) => (file.byteLength === size ? file : Promise.reject(new SendError("file_store_failed", `the stored file is ${file.byteLength} bytes, the send names ${size}`))),
+    (err: unknown) =>
+      Promise.reject(
+        err instanceof StoredFileMissingError
+          ? new SendError("file_missing", "the file to send is no longer in the bus's file store", { cause: err })
+          : new SendError("file_store_failed", "reading the file to send from the bus's file store failed", { cause: err }),
+      ),
   );
 }
 

@@ -1,85 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { firstValueFrom } from "rxjs";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
-import type { RequestOptions } from "../../src/bus/bus.js";
 import { BusTimeoutError } from "../../src/bus/errors.js";
-import { MemoryBus } from "../../src/bus/memoryBus.js";
-import { resolveConfig } from "../../src/config/index.js";
-import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
-import { GatewayConnector } from "../../src/gateway/connector.js";
-import { runEdge } from "../../src/edge/edge.js";
-import { Pipeline } from "../../src/pipeline/pipeline.js";
-import { createSender } from "../../src/pipeline/send.js";
-import { SEND_ID_HEADER, subjects, type SendReply } from "../../src/wire/index.js";
-import { captureLogs } from "../helpers/logCapture.js";
+import { SEND_ID_HEADER, type SendReply } from "../../src/wire/index.js";
 import { until } from "../helpers/stack.js";
-import { defaultIngress } from "../helpers/ingressRules.js";
-
-const names = subjects();
-const sendSubject = names.send("telegram");
-
-const message: OutboundMessage = {
-  reply_to: "evt-1",
-  platform: "telegram",
-  channel: { id: "chat-1" },
-  content: { type: "text", text: "on it" },
-};
+import { sendSubject, message, startEdge } from "./edgeFixture.js";
 
 /** Long enough for a second post to reach the dev gateway if the edge made one. */
 const settleMs = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-let cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-});
-
-/** A real dev gateway, a real connector connected to it, and an edge answering sends on a memory bus. */
-async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = true } = {}) {
-  const gateway = await DevGateway.start(gatewayOptions);
-  const frames: ReplyFrame[] = [];
-  gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame));
-  const { logger } = captureLogs();
-  const connector = new GatewayConnector({
-    url: gateway.url,
-    ingress: defaultIngress,
-    token: gateway.token,
-    logger,
-    maxFrameBytes: 1 << 20,
-    clientVersion: "test",
-    legacyAckTimeoutMs: 200,
-    requiredAckTimeoutMs: 300,
-    streaming: false,
-    streamingPlaceholder: true,
-    backoff: { initialMs: 50, maxMs: 200 },
-  });
-  const bus = new MemoryBus();
-  const config = resolveConfig({ gateway: { url: gateway.url } }, { env: {} });
-  const edge = runEdge({
-    port: connector,
-    inbound: config.inbound,
-    wantAck,
-    queue: (_event, _key, done) => done(),
-    bus,
-    subjects: names,
-    logger,
-    scheduler: bus.scheduler,
-    notices: createSender({ bus, subjects: names, pipeline: new Pipeline(), timeoutMs: 5_000 }),
-  });
-  cleanup.push(
-    () => gateway.close(),
-    () => connector.close(),
-    () => bus.close(),
-    () => edge.stopIntake(),
-    () => edge.responder.unsubscribe(),
-  );
-  connector.start();
-  expect(await until(() => connector.isConnected && gateway.brokerCount > 0, 10_000)).toBe(true);
-  const request = (headers?: RequestOptions["headers"]) =>
-    firstValueFrom(bus.request<OutboundMessage, SendReply>(sendSubject, message, { timeoutMs: 5_000, ...(headers === undefined ? {} : { headers }) }));
-  return { gateway, connector, frames, request, bus, edge };
-}
 
 describe("runEdge send responder", () => {
   it("answers a retry with the same send id from its record: same messageId, one reply frame", async () => {
