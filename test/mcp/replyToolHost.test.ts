@@ -78,23 +78,26 @@ describe("ReplyToolHost offers", () => {
 });
 
 describe.each<Via>(["stdio", "http"])("the reply tool's schema over %s", (via) => {
-  it.each(["structured", "sequential"] as const)("tools/list shows exactly `reply` and `ask`, reply's inputSchema the agent kit's (%s)", async (mode) => {
+  it.each(["structured", "sequential"] as const)("tools/list shows exactly `reply`, `ask` and `send_file`, reply's inputSchema the agent kit's (%s)", async (mode) => {
     const spec = specs[mode];
     const { host } = await startHost(spec);
     const client = await connectVia(host.offer(KEY, { http: true }), via);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["reply", "ask"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["reply", "ask", "send_file"]);
     const { $schema: _dialect, ...inputSchema } = tools[0]?.inputSchema as Record<string, unknown>;
     expect(inputSchema).toEqual(replyToolSchema(spec));
     expect(client.getServerVersion()?.name).toBe("turnstream");
   });
 });
 
-it("text mode (reply off): tools/list shows only `ask`", async () => {
+it("text mode (reply off): tools/list shows only `ask` and `send_file`; send_file's input is path or data, filename, caption, nothing else", async () => {
   const { host } = await startHost({ ...specs.sequential, reply: false });
   const client = await connectVia(host.offer(KEY, { http: true }), "stdio");
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name)).toEqual(["ask"]);
+  expect(tools.map((tool) => tool.name)).toEqual(["ask", "send_file"]);
+  const sendFile = tools[1]?.inputSchema as { properties: Record<string, unknown>; additionalProperties?: boolean };
+  expect(Object.keys(sendFile.properties).sort()).toEqual(["caption", "data", "filename", "path"]);
+  expect(sendFile.additionalProperties).toBe(false);
 });
 
 describe("unknown secrets", () => {
