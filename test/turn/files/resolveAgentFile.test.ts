@@ -68,7 +68,6 @@ describe("resolveAgentFile: inline base64", () => {
     const data = "QUJD".repeat(5_000_000);
     const from = vi.spyOn(Buffer, "from");
     try {
-      const started = performance.now();
       expect(await resolveAgentFile(base64(data, { name: "big.bin" }), roots, 1_000_000)).toStrictEqual({
         kind: "refused",
         reason: "too_big",
@@ -76,7 +75,6 @@ describe("resolveAgentFile: inline base64", () => {
         filename: "big.bin",
         size: 15_000_000,
       });
-      expect(performance.now() - started).toBeLessThan(200);
       expect(from).not.toHaveBeenCalled();
     } finally {
       from.mockRestore();

@@ -66,7 +66,7 @@ describe("outboundFileName", () => {
     expect(outboundFileName("a/\\\u200b".repeat(250_000), "file")).toBe("file");
     expect(outboundFileName(`${"\u200b".repeat(1_000_000)}x`, "file")).toBe("x");
     expect(outboundFileName("é".repeat(1_000_000), "file")).toBe("é".repeat(200));
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
