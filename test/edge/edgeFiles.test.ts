@@ -12,6 +12,8 @@ import { message, startEdge } from "./edgeFixture.js";
 // port, only for a platform whose capabilities say outboundFiles, over a real dev gateway.
 
 const withFiles = { hello: devGatewayHello("telegram") };
+/** Its hello requires acks: a generous bound for a loaded machine (the fixture's 300 ms is for legacy sends). */
+const acked = { connector: { requiredAckTimeoutMs: 10_000 } };
 const withoutFiles = { hello: { capabilities: { telegram: { ...(devGatewayHello("telegram").capabilities as { telegram: object }).telegram, supports_outbound_attachments: false } } } };
 
 function fileMessage(ref: string, size: number, caption = "the chart"): OutboundMessage {
@@ -36,7 +38,7 @@ class UnreachableFilesBus extends MemoryBus {
 describe("runEdge: files", () => {
   it("reads the stored bytes and posts them inline: the gateway decodes exactly those bytes", async () => {
     const bus = new MemoryBus();
-    const { frames, request } = await startEdge(withFiles, { bus });
+    const { frames, request } = await startEdge(withFiles, { ...acked, bus });
     const bytes = randomBytes(70_000);
     await put(bus, "file-1", bytes);
 
@@ -50,7 +52,7 @@ describe("runEdge: files", () => {
   });
 
   it("answers file_missing, posting nothing, when the stored file is gone", async () => {
-    const { frames, request } = await startEdge(withFiles);
+    const { frames, request } = await startEdge(withFiles, acked);
 
     const answer = await request(undefined, fileMessage("never-put", 10));
 
@@ -60,11 +62,11 @@ describe("runEdge: files", () => {
   });
 
   it("answers file_store_failed, posting nothing, when the store fails or holds other bytes than the send names", async () => {
-    const failing = await startEdge(withFiles, { bus: new UnreachableFilesBus() });
+    const failing = await startEdge(withFiles, { ...acked, bus: new UnreachableFilesBus() });
     expect(await failing.request(undefined, fileMessage("file-1", 10))).toMatchObject({ ok: false, code: "file_store_failed" });
 
     const bus = new MemoryBus();
-    const short = await startEdge(withFiles, { bus });
+    const short = await startEdge(withFiles, { ...acked, bus });
     await put(bus, "file-1", randomBytes(9));
     expect(await short.request(undefined, fileMessage("file-1", 10))).toEqual({ ok: false, code: "file_store_failed", error: "the stored file is 9 bytes, the send names 10" });
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -73,7 +75,7 @@ describe("runEdge: files", () => {
 
   it("reads nothing for a platform without outboundFiles: the notice goes, and a missing file does not matter", async () => {
     for (const gateway of [withoutFiles, {}]) {
-      const { frames, request, records } = await startEdge(gateway);
+      const { frames, request, records } = await startEdge(gateway, acked);
 
       // Nothing was ever stored: reading it would have answered file_missing.
       expect(await request(undefined, fileMessage("never-put", 2_100_000))).toMatchObject({ ok: true });
@@ -85,7 +87,7 @@ describe("runEdge: files", () => {
   });
 
   it("a plain send without a file is unchanged by the file path", async () => {
-    const { frames, request } = await startEdge(withFiles);
+    const { frames, request } = await startEdge(withFiles, acked);
     expect(await request()).toMatchObject({ ok: true });
     expect(frames[0]?.content).toEqual({ type: "text", text: "on it" });
   });

@@ -34,7 +34,7 @@ export async function connect(gatewayOptions: DevGatewayOptions, overrides: Part
     maxFrameBytes: 1 << 20,
     clientVersion: "test",
     legacyAckTimeoutMs: 200,
-    requiredAckTimeoutMs: 2_000,
+    requiredAckTimeoutMs: 10_000,
     streaming: false,
     streamingPlaceholder: true,
     backoff: { initialMs: 50, maxMs: 200 },
