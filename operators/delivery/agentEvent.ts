@@ -61,7 +61,7 @@ export type AgentFileOutcome =
   | { readonly kind: "refused"; readonly reason: FileRefusal; readonly maxBytes?: number };
 
 /** Why a file did not reach the chat: stable reasons, as logged. */
-export type FileRefusal = "not_found" | "too_big" | "too_many" | "invalid" | "store_failed";
+export type FileRefusal = "not_found" | "too_big" | "too_many" | "invalid" | "store_failed" | "turn_ended";
 
 /**
  * A file resolved and stored, ready to go at its place in the reply; or one that cannot go, whose

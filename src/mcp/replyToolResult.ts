@@ -68,6 +68,7 @@ const FILE_REFUSALS: Record<FileRefusal, (maxBytes: number | undefined) => strin
   too_many: () => "This turn has sent as many files as it may; nothing was sent.",
   invalid: () => "The data is not valid base64; nothing was sent.",
   store_failed: () => "The file could not be handed on for sending (the broker's file store failed); nothing was sent.",
+  turn_ended: () => "The turn ended (or was cancelled) before the file could be sent; nothing was sent.",
 };
 
 function errorResult(text: string): CallToolResult {

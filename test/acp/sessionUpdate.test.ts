@@ -35,10 +35,11 @@ describe("classifyUpdate", () => {
       ).toStrictEqual({ type: "text", text: "x" });
     });
 
-    it("is unknown, with the raw update, for non-text content (an image)", () => {
-      const raw = update("agent_message_chunk", { content: { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" } });
-      const event = classifyUpdate(raw);
-      expect(event).toStrictEqual({ type: "unknown", sessionUpdate: "agent_message_chunk", raw });
+    it("is a file for an image (issue 42), and unknown, with the raw update, for other non-text content (audio)", () => {
+      const image = update("agent_message_chunk", { content: { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" } });
+      expect(classifyUpdate(image)).toStrictEqual({ type: "file", file: { mimeType: "image/png", source: { kind: "base64", data: "iVBORw0KGgo=" } } });
+      const raw = update("agent_message_chunk", { content: { type: "audio", data: "AAAA", mimeType: "audio/wav" } });
+      expect(classifyUpdate(raw)).toStrictEqual({ type: "unknown", sessionUpdate: "agent_message_chunk", raw });
     });
 
     it("is unknown when content is missing or its text is not a string", () => {

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { AgentEvent, AgentFileEvent } from "../../operators/delivery/agentEvent.js";
 import type { McpOffer } from "../../src/acp/mcpServers.js";
@@ -29,7 +30,7 @@ async function until(check: () => boolean): Promise<void> {
   }
 }
 
-const sendFile = (client: Client, args: Record<string, unknown>) => client.callTool({ name: "send_file", arguments: args });
+const sendFile = async (client: Client, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name: "send_file", arguments: args })) as CallToolResult;
 
 describe.each<Via>(["stdio", "http"])("send_file over %s", (via) => {
   it("a call in a running turn is one file event with the path and caption; the answer is the turn's verdict", async () => {

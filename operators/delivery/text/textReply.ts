@@ -55,9 +55,11 @@ export function composeTextReply(
   // Gateways are never OpenAB's ACP platform, so the tool summary always applies.
   const display = composeDisplay(tools, finalized, options.toolDisplay);
   // Upstream warns on every empty silent-failure turn, even when an agent error decides the text.
-  const silentFailure = display === "" && isSilentFailure(transcript);
+  // A turn whose reply is only files says nothing of its own: the files are the reply.
+  const onlyFiles = display === "" && agentError === undefined && transcript.files.length > 0;
+  const silentFailure = display === "" && !onlyFiles && isSilentFailure(transcript);
   return {
-    text: display === "" ? classifyEmptyTurn(transcript) : withErrorPrefix(agentError, display),
+    text: onlyFiles ? "" : display === "" ? classifyEmptyTurn(transcript) : withErrorPrefix(agentError, display),
     ...(replyTo === undefined ? {} : { replyTo }),
     ...(delivery === undefined ? {} : { declaredSchema: delivery }),
     ...(silentFailure ? { silentFailure } : {}),

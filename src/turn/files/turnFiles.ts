@@ -17,6 +17,14 @@ export interface FileSettings {
   readonly maxFileBytes?: number;
 }
 
+/** What one file came to: the tool's answer, and the event delivery sends (none: no one is told). */
+interface FileStep {
+  readonly outcome: AgentFileOutcome;
+  readonly ready?: FileReadyEvent;
+}
+
+const TURN_ENDED: AgentFileOutcome = { kind: "refused", reason: "turn_ended" };
+
 /** A turn sends at most this many files; the rest are refused (`too_many`), so one turn holds a bounded number in the store. */
 export const FILES_PER_TURN = 10;
 
@@ -61,7 +69,9 @@ export class TurnFiles {
               continue;
             }
             reading = true;
-            void this.#ready(next).then((ready) => {
+            void this.#ready(next).then(({ outcome, ready }) => {
+              // A turn that ended meanwhile sends nothing more: the tool is told so (what was stored, cleanup removes).
+              next.settle?.(subscriber.closed ? TURN_ENDED : outcome);
               if (subscriber.closed) return;
               reading = false;
               if (ready !== undefined) subscriber.next(ready);
@@ -92,7 +102,15 @@ export class TurnFiles {
             drain();
           },
         });
-        return () => subscription.unsubscribe();
+        return () => {
+          subscription.unsubscribe();
+          // Files still waiting will never be read: their calls are answered now, not left to hang.
+          for (let at = head; at < waiting.length; at++) {
+            const left = waiting[at];
+            if (left?.type === "file") left.settle?.(TURN_ENDED);
+          }
+          waiting.length = 0;
+        };
       });
   }
 
@@ -110,18 +128,18 @@ export class TurnFiles {
     });
   }
 
-  async #ready(event: AgentFileEvent): Promise<FileReadyEvent | undefined> {
+  async #ready(event: AgentFileEvent): Promise<FileStep> {
     const caption = event.file.caption ?? "";
     const limit = maxFileBytes(this.#event.platform, this.#settings.maxFileBytes);
     this.#count += 1;
-    if (this.#count > FILES_PER_TURN) return this.#refused(event, { kind: "refused", reason: "too_many", logReason: "too_many", filename: event.file.name ?? "" }, caption, limit);
+    if (this.#count > FILES_PER_TURN) return this.#refused({ kind: "refused", reason: "too_many", logReason: "too_many", filename: event.file.name ?? "" }, caption, limit);
     let resolved: Awaited<ReturnType<typeof resolveAgentFile>>;
     try {
       resolved = await resolveAgentFile(event.file, this.#settings.roots, limit);
     } catch {
       resolved = { kind: "refused", reason: "not_found", logReason: "unreadable", filename: event.file.name ?? "" };
     }
-    if (resolved.kind === "refused") return this.#refused(event, resolved, caption, limit);
+    if (resolved.kind === "refused") return this.#refused(resolved, caption, limit);
     const { filename, mimeType, bytes } = resolved;
     const files = this.#context.files;
     const ref = randomUUID();
@@ -130,27 +148,27 @@ export class TurnFiles {
       await lastValueFrom(files.put(ref, bytes), { defaultValue: undefined });
     } catch (err) {
       this.#context.logger.error({ reason: "store_failed", platform: this.#event.platform, size: bytes.length, err }, FILE_NOT_SENT_LOG);
-      event.settle?.({ kind: "refused", reason: "store_failed" });
-      return { type: "file_ready", filename, size: bytes.length, caption, ready: { kind: "refused", reason: "store_failed" } };
+      return { outcome: { kind: "refused", reason: "store_failed" }, ready: { type: "file_ready", filename, size: bytes.length, caption, ready: { kind: "refused", reason: "store_failed" } } };
     }
     if (this.#over) {
       files?.delete(ref).subscribe({ error: () => undefined });
-      return undefined;
+      return { outcome: TURN_ENDED };
     }
     this.#stored.push(ref);
-    event.settle?.({ kind: "accepted", filename, size: bytes.length });
-    return { type: "file_ready", filename, size: bytes.length, caption, ready: { kind: "stored", mimeType, image: isInlineImage(mimeType), ref } };
+    return {
+      outcome: { kind: "accepted", filename, size: bytes.length },
+      ready: { type: "file_ready", filename, size: bytes.length, caption, ready: { kind: "stored", mimeType, image: isInlineImage(mimeType), ref } },
+    };
   }
 
   /**
    * A file that will not go: logged, the tool told; the conversation is told only of one too big
    * (its name and size). A path that may not be read tells no one anything.
    */
-  #refused(event: AgentFileEvent, refused: UnresolvedFile, caption: string, limit: number): FileReadyEvent | undefined {
+  #refused(refused: UnresolvedFile, caption: string, limit: number): FileStep {
     this.#context.logger.warn({ reason: refused.logReason, platform: this.#event.platform, ...(refused.size === undefined ? {} : { size: refused.size }) }, FILE_NOT_SENT_LOG);
     const outcome: AgentFileOutcome = refused.reason === "too_big" ? { kind: "refused", reason: "too_big", maxBytes: limit } : { kind: "refused", reason: refused.reason };
-    event.settle?.(outcome);
-    if (refused.reason !== "too_big") return undefined;
-    return { type: "file_ready", filename: refused.filename, size: refused.size ?? 0, caption, ready: { kind: "refused", reason: "too_big" } };
+    if (refused.reason !== "too_big") return { outcome };
+    return { outcome, ready: { type: "file_ready", filename: refused.filename, size: refused.size ?? 0, caption, ready: { kind: "refused", reason: "too_big" } } };
   }
 }

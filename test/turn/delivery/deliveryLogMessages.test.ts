@@ -24,6 +24,8 @@ describe("delivery log messages", () => {
       SEQUENTIAL_FALLBACK_LOG: "sequential turn emitted no bubbles; falling back to the text path",
       SEQUENTIAL_DELIVERED_LOG: "sequential turn delivered",
       SEQUENTIAL_CAPPED_LOG: "sequential turn was capped, not failed",
+      FILE_NOT_SENT_LOG: "agent file not sent",
+      FILE_CLEANUP_FAILED_LOG: "turn files not removed from the file store",
     });
   });
 });

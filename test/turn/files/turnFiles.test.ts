@@ -293,3 +293,26 @@ describe("TurnFiles.cleanup", () => {
     expect(seen).toStrictEqual([]);
   });
 });
+
+describe("TurnFiles when the turn ends first", () => {
+  it("answers every send_file call still waiting, and one being read, `turn_ended`: none is left to hang", async () => {
+    const r = rig();
+    const source = new Subject<AgentEvent>();
+    const seen: AgentEvent[] = [];
+    const subscription = source.pipe(r.turnFiles.resolve()).subscribe((event) => seen.push(event));
+    source.next(r.file(png("first.png")));
+    source.next(r.file(png("second.png")));
+    source.next(r.file(png("third.png")));
+    // Cancelled while the first is being read and two wait behind it.
+    subscription.unsubscribe();
+    await lastValueFrom(r.turnFiles.cleanup(), { defaultValue: undefined });
+    await vi.waitFor(() => expect(r.outcomes).toHaveLength(3));
+    expect(r.outcomes).toStrictEqual([
+      { kind: "refused", reason: "turn_ended" },
+      { kind: "refused", reason: "turn_ended" },
+      { kind: "refused", reason: "turn_ended" },
+    ]);
+    expect(seen).toStrictEqual([]);
+    await vi.waitFor(async () => expect(await r.stored()).toBe(0));
+  });
+});

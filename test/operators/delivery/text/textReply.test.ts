@@ -209,3 +209,15 @@ describe("planTextReply", () => {
     expect(composeTextReply(turn(text("[[reply_to:m1]]  hi")), sendOnce)).toStrictEqual({ text: "hi", replyTo: "m1" });
   });
 });
+
+describe("composeTextReply with files (issue 42)", () => {
+  const file = { type: "file_ready", filename: "chart.png", size: 10, caption: "", ready: { kind: "stored", mimeType: "image/png", image: true, ref: "r" } } as const;
+  it("a turn whose reply is only files says nothing: no `_(no response)_` before them", () => {
+    const transcript = { ...turn({ type: "end", stopReason: "end_turn" }), files: [{ at: 0, file }] };
+    expect(composeTextReply(transcript, { toolDisplay: "full", keepFullText: false }).text).toBe("");
+  });
+  it("an agent error with only files still says the error", () => {
+    const transcript = { ...turn({ type: "end", stopReason: "end_turn" }), agentError: "boom", files: [{ at: 0, file }] };
+    expect(composeTextReply(transcript, { toolDisplay: "full", keepFullText: false }).text).toBe("⚠️ boom");
+  });
+});
