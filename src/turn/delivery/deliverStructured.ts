@@ -2,6 +2,8 @@ import { catchError, concat, concatMap, defer, EMPTY, from, ignoreElements, last
 import { bubbleMessages, planStructuredReply, structuredDeliveryIncomplete, type BubbleMessage } from "../../../operators/delivery/envelope/envelopeReply.js";
 import { paceBubbles } from "../../../operators/delivery/flow/paceBubbles.js";
 import type { TurnTranscript } from "../../../operators/delivery/turnTranscript.js";
+import type { FileReadyEvent } from "../../../operators/delivery/agentEvent.js";
+import { sendFile } from "./sendFile.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import { untrustedName } from "../../../operators/ingress/untrustedText.js";
 import { AgentTurnError, DeliveryIncompleteError } from "../../pipeline/errors.js";
@@ -54,10 +56,16 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
     const total = plan.bubbles.length;
     if (total === 0) logger.info({ next: plan.next?.type }, DELIVERED_NOTHING_LOG);
     const byBubble = groupByBubble(bubbleMessages(plan, context.messageLimit(event.platform)));
+    // The turn's files follow its bubbles (the envelope is one plan, sent once the turn ended),
+    // paced as bubbles are; a turn the agent failed delivers them before its error.
+    const paced: readonly (readonly BubbleMessage[] | FileReadyEvent)[] = [...byBubble, ...transcript.files.map(({ file }) => file)];
     let delivered = 0;
-    const sends = from(byBubble).pipe(
-      paceBubbles((messages, _index, departing) => sendMessages(context, event, messages, departing), replyGaps(delivery, delivery.bubble_delay_ms), context.scheduler),
-      tap(() => (delivered += 1)),
+    const sends = from(paced).pipe(
+      paceBubbles(
+        (item, _index, departing) => (isFile(item) ? sendFile(context, event, item, departing) : sendMessages(context, event, item, departing).pipe(tap({ complete: () => (delivered += 1) }))),
+        replyGaps(delivery, delivery.bubble_delay_ms),
+        context.scheduler,
+      ),
       ignoreElements(),
     );
     const sent = concat(
@@ -67,9 +75,6 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
         return EMPTY;
       }),
     );
-    // The turn's files follow its bubbles (the envelope is one plan, sent once the turn ended); a
-    // silent reply still delivers them, and a turn the agent failed delivers them before its error.
-    const files = sendFiles(transcript.files.map(({ file }) => file), event, context);
     return concat(
       sent.pipe(
         // Re-thrown as a count, never with bubble text in it.
@@ -78,7 +83,6 @@ export function deliverStructured(transcript: TurnTranscript, event: GatewayEven
           return throwError(() => new DeliveryIncompleteError(structuredDeliveryIncomplete(delivered, total), delivered, { cause }));
         }),
       ),
-      files,
       // §12 (e): the agent's error fails the turn once its reply is out.
       plan.agentError === undefined ? EMPTY : throwError(() => new AgentTurnError(plan.agentError ?? "", onlyTheError(plan.bubbles, plan.agentError))),
     );
@@ -100,6 +104,10 @@ function sendMessages(context: TurnContext, event: GatewayEvent, messages: reado
     ),
     last(),
   );
+}
+
+function isFile(item: readonly BubbleMessage[] | FileReadyEvent): item is FileReadyEvent {
+  return !Array.isArray(item);
 }
 
 function groupByBubble(messages: readonly BubbleMessage[]): BubbleMessage[][] {
