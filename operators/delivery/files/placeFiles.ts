@@ -1,4 +1,4 @@
-import { rustTrim, rustTrimEnd } from "../text/rustWhitespace.js";
+import { isRustWhitespace, rustTrim, rustTrimEnd } from "../text/rustWhitespace.js";
 
 /** One piece of a text reply with files: a run of text, or a file at its place. */
 export type ReplyPart<F> = { readonly kind: "text"; readonly text: string } | { readonly kind: "file"; readonly file: F };
@@ -23,8 +23,14 @@ export function placeFiles<F>(reply: string, buffer: string, files: readonly { r
   // in whatever precedes the agent's words (a tool summary, an error line).
   const shared = sharedTail(reply, replyEnd, buffer, bufferEnd);
   let from = 0;
+  let visible = 0;
   for (const { at, file } of files) {
-    const fromEnd = Math.max(0, bufferEnd - at);
+    // The text that followed the file, from its first visible character: whitespace between a file
+    // and the next words is nobody's, so a coincidence of blank lines never decides the place.
+    // Files come in buffer order, so the scan only moves forward: linear over all files.
+    visible = Math.max(visible, at);
+    while (visible < bufferEnd && isRustWhitespace(buffer.charCodeAt(visible))) visible++;
+    const fromEnd = Math.max(0, bufferEnd - visible);
     const cut = fromEnd > shared ? from : Math.max(from, replyEnd - fromEnd);
     pushText(reply.slice(from, cut));
     parts.push({ kind: "file", file });

@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { placeFiles, type ReplyPart } from "../../../../operators/delivery/files/placeFiles.js";
-import { isRustWhitespace, rustTrim, rustTrimEnd } from "../../../../operators/delivery/text/rustWhitespace.js";
+import { isRustWhitespace, rustTrim, rustTrimEnd, rustTrimStart } from "../../../../operators/delivery/text/rustWhitespace.js";
 
 /** A transcript as the turn builds it: text chunks and files, each file `at` the buffer's length when it came. */
 function turn(...items: (string | { readonly file: string })[]): { buffer: string; files: { at: number; file: string }[] } {
@@ -168,7 +168,8 @@ describe("placeFiles: properties", () => {
     // The model: a file splits the words at its offset, or goes first when it came before them.
     const bufferEnd = rustTrimEnd(buffer).length;
     const places = files.map(({ at }) => {
-      const fromEnd = bufferEnd - Math.min(at, bufferEnd);
+      // What followed the file, from its first visible character.
+      const fromEnd = at >= bufferEnd ? 0 : rustTrimStart(buffer.slice(at, bufferEnd)).length;
       if (fromEnd === 0) return rustTrimEnd(reply).length;
       return fromEnd <= words.length ? reply.length - fromEnd : 0;
     });
