@@ -127,11 +127,13 @@ describe("the reply tool's socket: a client that does not read its answers", () 
     for (let i = 1; i <= count; i++) connection.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/list", params: { _meta: { pad } } })}\n`);
     await new Promise((resolve) => setTimeout(resolve, 300));
     connection.socket.resume();
-    expect(await until(() => connection.received().includes(`"id":${count}}`), 15_000)).toBe(true);
+    // Each answer is the whole tools/list (reply, ask, send_file and their schemas, made per call by
+    // the SDK): 13 s alone on a slower 2-core machine, so a generous bound; losing one never ends.
+    expect(await until(() => connection.received().includes(`"id":${count}}`), 45_000)).toBe(true);
     const ids = connection.received().trim().split("\n").map((line) => (JSON.parse(line) as { id: number }).id);
     expect(ids).toEqual(Array.from({ length: count + 1 }, (_, i) => i));
     connection.socket.destroy();
-  });
+  }, 60_000);
 });
 
 describe("the reply tool's socket: how many connections", () => {

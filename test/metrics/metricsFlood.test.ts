@@ -11,7 +11,7 @@ import { expectLoopHeld, floodWhileProbing, loopTurnProbeAvailable, startProbedB
 // metricsFlood.load.test.ts; this is its small sibling.
 //
 // The loop is read from inside the broker (test/helpers/loopTurnProbe.mjs): the CPU its main
-// thread spent between two turns is the broker's own doing and is held to 100 ms; the wall-clock
+// thread spent between two turns is the broker's own doing and is held to 250 ms; the wall-clock
 // gap also holds the time other processes had one of the two shared cores, so its bound is generous.
 
 const dir = mkdtempSync(join(tmpdir(), "turnstream-metrics-flood-"));
@@ -22,7 +22,7 @@ afterAll(async () => {
 }, 30_000);
 
 describe.skipIf(!loopTurnProbeAvailable())("a pipelined flood of /metrics on a real broker (50 connections × 20)", () => {
-  it("answers every scrape, keeps /healthz at 200, and never holds the loop for 100 ms of its own work", async () => {
+  it("answers every scrape, keeps /healthz at 200, and never holds the loop for 250 ms of its own work", async () => {
     broker = await startProbedBroker(dir);
     const run = await floodWhileProbing(broker, { connections: 50, requests: 20 });
     expectLoopHeld(run, 1_000, broker.logs);
