@@ -12,12 +12,11 @@ import {
   merge,
   of,
   tap,
-  type MonoTypeOperatorFunction,
   type Observable,
   type OperatorFunction,
   type SchedulerLike,
 } from "rxjs";
-import type { AgentEvent, FileReadyEvent, OpenabMessageEvent, ReplyBubblesEvent } from "../agentEvent.js";
+import type { AgentEvent, FileReadyEvent, ReplyBubblesEvent } from "../agentEvent.js";
 import { collectTranscript } from "../collectTranscript.js";
 import { parseOutputDirectives } from "../text/outputDirectives.js";
 import { paceBubbles } from "../flow/paceBubbles.js";
@@ -287,26 +286,6 @@ export function sequentialBubbles(options: SequentialBubblesOptions): OperatorFu
             }),
           );
           return concat(merge(sends, folded, refusedAfterFailure).pipe(ignoreElements()), defer(() => of(report())));
-        }),
-      );
-    });
-}
-
-/**
- * For turns whose `[delivery] mode` is not `sequential`: passes every event through unchanged and
- * calls `warn` for the turn's first `openab_message` only (once per subscription, i.e. per turn),
- * so the caller warns once; the bubble itself is ignored by the text
- * path, which delivers the turn's text as usual.
- */
-export function warnIgnoredBubbles(warn: (bubble: OpenabMessageEvent) => void): MonoTypeOperatorFunction<AgentEvent> {
-  return (events) =>
-    defer(() => {
-      let warned = false;
-      return events.pipe(
-        tap((event) => {
-          if (event.type !== "openab_message" || warned) return;
-          warned = true;
-          warn(event);
         }),
       );
     });

@@ -8,6 +8,7 @@ import { FileReplies } from "./fileReplies.js";
 import { grammySignal, type GrammySignal } from "./grammySignal.js";
 import { hasButtons, inlineKeyboardOf } from "./inlineKeyboard.js";
 import { readsAsLegacyMarkdown } from "./legacyMarkdown.js";
+import { chatIdOf, methodOf, positiveId, targetOf, threadOf } from "./replyTargets.js";
 import { isMarkdownParseError } from "./markdownParseError.js";
 import { MessageKeyboards } from "./messageKeyboards.js";
 import { MessageReactions, reactionCall } from "./messageReactions.js";
@@ -238,55 +239,4 @@ function captionMessage(message: OutboundMessage, fileMessageId: string): Outbou
 
 function receiptOf(sent: { readonly message_id: number }): SendReceipt {
   return { messageId: String(sent.message_id) };
-}
-
-/** A chat id as Telegram takes it: a number for a numeric id, else the text (`@channelname`). */
-function chatIdOf(id: string): number | string {
-  return /^-?\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
-}
-
-function positiveId(text: string): number | undefined {
-  const id = Number(text);
-  return /^\d+$/.test(text) && Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
-/** The message a command acts on (`reply_to`); refused without a call when it is no Telegram message id. */
-function targetOf(message: OutboundMessage): number {
-  const id = positiveId(message.reply_to);
-  if (id === undefined) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(message.reply_to.slice(0, 40))} is not a Telegram message id`);
-  return id;
-}
-
-/**
- * The forum topic a message or chat action goes to; refused without a call when `thread_id` is no
- * topic id (a cron job's typo): Telegram would read it as absent and post in the chat's main thread.
- */
-function threadOf(message: OutboundMessage): { message_thread_id?: number } {
-  const thread = message.channel.thread_id;
-  if (thread === undefined) return {};
-  const id = positiveId(thread);
-  if (id === undefined) throw new SendError("rejected", `${message.command ?? "send"}: ${JSON.stringify(thread.slice(0, 40))} is not a Telegram topic id`);
-  return { message_thread_id: id };
-}
-
-function methodOf(message: OutboundMessage): string {
-  switch (message.command) {
-    case undefined:
-      return "sendMessage";
-    case "edit_message":
-      return "editMessageText";
-    case "delete_message":
-      return "deleteMessage";
-    case "add_reaction":
-    case "remove_reaction":
-      return "setMessageReaction";
-    case "create_topic":
-      return "createForumTopic";
-    case "typing":
-      return "sendChatAction";
-    case "answer_tap":
-      return "answerCallbackQuery";
-    case "notice":
-      return "none";
-  }
 }

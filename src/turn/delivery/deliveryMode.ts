@@ -1,7 +1,7 @@
 import { concatMap, type OperatorFunction } from "rxjs";
 import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
 import { collectTranscript } from "../../../operators/delivery/collectTranscript.js";
-import { warnIgnoredBubbles } from "../../../operators/delivery/sequential/sequentialBubbles.js";
+import { warnIgnoredBubbles } from "../../../operators/delivery/sequential/warnIgnoredBubbles.js";
 import type { GatewayEvent } from "../../../operators/ingress/gatewayEvent.js";
 import type { TurnContext } from "../turn.js";
 import { deliverBlocks } from "./deliverBlocks.js";

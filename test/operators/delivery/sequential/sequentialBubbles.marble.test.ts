@@ -3,9 +3,9 @@ import { EMPTY, of, throwError, type Observable } from "rxjs";
 import type { TestScheduler } from "rxjs/testing";
 import type { AgentEvent, OpenabMessageEvent } from "../../../../operators/delivery/agentEvent.js";
 import type { SendReceipt } from "../../../../operators/delivery/outboundMessage.js";
+import { warnIgnoredBubbles } from "../../../../operators/delivery/sequential/warnIgnoredBubbles.js";
 import {
   sequentialBubbles,
-  warnIgnoredBubbles,
   type SequentialBubblesOptions,
   type SequentialReport,
 } from "../../../../operators/delivery/sequential/sequentialBubbles.js";
