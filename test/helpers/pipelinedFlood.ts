@@ -287,12 +287,15 @@ export function expectLoopHeld(run: FloodRun, requests: number, logs: readonly R
   expect(flood).toMatchObject({ statuses: { 200: requests }, cutConnections: 0 });
   expect(probes.length).toBeGreaterThan(0);
   expect(probes.filter((p) => p.status !== 200 || p.body.status !== "ok")).toEqual([]);
-  expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(2_000);
+  // Wall-clock bounds hold the time the flooding client had one of the two shared cores too: a probe
+  // took 3.7 s under the full flood in a CI run on a slower machine (unit anchor 29 s). The freeze
+  // these guard against lasted 15–18 s, answering 503.
+  expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(5_000);
   // The regression froze the loop for 15 s. One turn's own CPU (a garbage collection counts) reached
   // 106 ms in a full CI run on a slower 2-core machine (unit anchor 29 s), so 250 ms: a bound that
   // catches the freeze 60 times over without reading the machine's speed.
   expect(turns.cpu.cpuMs, JSON.stringify(turns)).toBeLessThan(250);
-  expect(turns.gap.gapMs, JSON.stringify(turns)).toBeLessThan(2_000);
+  expect(turns.gap.gapMs, JSON.stringify(turns)).toBeLessThan(5_000);
   // The flood is within the listener's limits, only fast: nobody was turned away.
   expect(logs.filter((line) => line.msg === "metrics client refused")).toEqual([]);
 }
