@@ -4,15 +4,14 @@ import type { OutboundMessage } from "../../operators/delivery/outboundMessage.j
 import type { Bus, RequestOptions } from "../../src/bus/bus.js";
 import { MemoryBus } from "../../src/bus/memoryBus.js";
 import { resolveConfig } from "../../src/config/index.js";
-import { DevGateway, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
-import { GatewayConnector, type GatewayConnectorOptions } from "../../src/gateway/connector.js";
+import type { DevGatewayOptions } from "../../src/devgateway/devGateway.js";
+import type { GatewayConnectorOptions } from "../../src/gateway/connector.js";
 import { runEdge } from "../../src/edge/edge.js";
 import { Pipeline } from "../../src/pipeline/pipeline.js";
 import { createSender } from "../../src/pipeline/send.js";
 import { subjects, type SendReply } from "../../src/wire/index.js";
-import { captureLogs } from "../helpers/logCapture.js";
+import { devGatewayConnector } from "../helpers/devGatewayConnector.js";
 import { until } from "../helpers/stack.js";
-import { defaultIngress } from "../helpers/ingressRules.js";
 
 export const names = subjects();
 export const sendSubject = names.send("telegram");
@@ -36,24 +35,7 @@ export interface EdgeFixtureOptions {
  * and an edge answering sends on a memory bus; all stopped when the test finishes.
  */
 export async function startEdge(gatewayOptions: DevGatewayOptions = {}, { wantAck = true, connector: overrides = {}, bus = new MemoryBus() }: EdgeFixtureOptions = {}) {
-  const gateway = await DevGateway.start(gatewayOptions);
-  const frames: ReplyFrame[] = [];
-  gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame));
-  const { logger, records } = captureLogs();
-  const connector = new GatewayConnector({
-    url: gateway.url,
-    ingress: defaultIngress,
-    token: gateway.token,
-    logger,
-    maxFrameBytes: 1 << 20,
-    clientVersion: "test",
-    legacyAckTimeoutMs: 200,
-    requiredAckTimeoutMs: 300,
-    streaming: false,
-    streamingPlaceholder: true,
-    backoff: { initialMs: 50, maxMs: 200 },
-    ...overrides,
-  });
+  const { gateway, connector, frames, logger, records } = await devGatewayConnector(gatewayOptions, { requiredAckTimeoutMs: 300, ...overrides });
   const config = resolveConfig({ gateway: { url: gateway.url } }, { env: {} });
   const edge = runEdge({
     port: connector,

@@ -1,9 +1,9 @@
 import { expect, onTestFinished } from "vitest";
 import type { OutboundMessage } from "../../operators/delivery/outboundMessage.js";
-import { DevGateway, devGatewayHello, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
-import { GatewayConnector, type GatewayConnectorOptions } from "../../src/gateway/connector.js";
-import { captureLogs, type LogRecord } from "../helpers/logCapture.js";
-import { defaultIngress } from "../helpers/ingressRules.js";
+import { devGatewayHello, type DevGatewayOptions, type ReplyFrame } from "../../src/devgateway/devGateway.js";
+import type { GatewayConnector, GatewayConnectorOptions } from "../../src/gateway/connector.js";
+import { devGatewayConnector } from "../helpers/devGatewayConnector.js";
+import type { LogRecord } from "../helpers/logCapture.js";
 import { until, withOutboundFiles } from "../helpers/stack.js";
 
 /** What a connector answering a file logs when it sends the notice line instead. */
@@ -22,24 +22,7 @@ export function fileSend(size: number, caption = "here it is", kind: "image" | "
 
 /** A real dev gateway and a connector connected to it (negotiated when the gateway has a hello); both closed when the test finishes. */
 export async function connect(gatewayOptions: DevGatewayOptions, overrides: Partial<GatewayConnectorOptions> = {}): Promise<{ connector: GatewayConnector; frames: ReplyFrame[]; records: LogRecord[] }> {
-  const gateway = await DevGateway.start(gatewayOptions);
-  const frames: ReplyFrame[] = [];
-  gateway.received.subscribe((r) => r.kind === "reply" && frames.push(r.frame));
-  const { logger, records } = captureLogs();
-  const connector = new GatewayConnector({
-    url: gateway.url,
-    ingress: defaultIngress,
-    token: gateway.token,
-    logger,
-    maxFrameBytes: 1 << 20,
-    clientVersion: "test",
-    legacyAckTimeoutMs: 200,
-    requiredAckTimeoutMs: 10_000,
-    streaming: false,
-    streamingPlaceholder: true,
-    backoff: { initialMs: 50, maxMs: 200 },
-    ...overrides,
-  });
+  const { gateway, connector, frames, records } = await devGatewayConnector(gatewayOptions, overrides);
   onTestFinished(async () => {
     await connector.close();
     await gateway.close();
