@@ -34,9 +34,20 @@ export async function answerChats(cluster: Cluster, arrivals: readonly Arrival[]
   for (let i = 0; i < count; i++) cluster.gateway.broadcast(userEvent("envelope", { channel: { id: chatId(i), type: "dm" } }));
   expect(await until(() => arrivals.length >= count * BUBBLES.length && turnsDone(cluster) >= before + count, timeoutMs)).toBe(true);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  expect(arrivals).toHaveLength(count * BUBBLES.length);
+  if (arrivals.length !== count * BUBBLES.length) throw new Error(`${arrivals.length} messages arrived, not ${count * BUBBLES.length}:\n${storyOf(cluster, arrivals)}`);
   const texts = textsByConversation(arrivals);
   expect(texts.size).toBe(count);
   for (let i = 0; i < count; i++) expect(texts.get(chatId(i))).toEqual(BUBBLES);
   expect(cluster.logged("turn failed")).toEqual([]);
+}
+
+/** Which chats got more or other than their three bubbles, and what the members logged about leases, re-runs and failed sends. */
+function storyOf(cluster: Cluster, arrivals: readonly Arrival[]): string {
+  const extra = [...textsByConversation(arrivals)].filter(([, texts]) => JSON.stringify(texts) !== JSON.stringify(BUBBLES));
+  const story = cluster.members.flatMap((m) =>
+    m.logs
+      .filter((l) => /lease|re-run|repeated|redeliver|duplicate|failed|timed out|retry/.test(String(l.msg)))
+      .map((l) => `${m.name} ${String(l.time)} ${String(l.msg)} ${JSON.stringify({ p: l.partition, e: l.event_id, r: l.reason, c: l.channel })}`),
+  );
+  return [...extra.map(([chat, texts]) => `${chat}: ${JSON.stringify(texts)}`), ...story].join("\n");
 }

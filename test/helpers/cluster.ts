@@ -159,11 +159,11 @@ export class Cluster {
   }
 }
 
-/** The partitions a worker holds now, from its lease log lines. */
-export function heldPartitions(worker: { logs: Record<string, unknown>[] }): Set<number> {
+/** The partitions a worker holds now (or held at `at`, its clock in ms), from its lease log lines. */
+export function heldPartitions(worker: { logs: Record<string, unknown>[] }, at = Infinity): Set<number> {
   const owned = new Set<number>();
   for (const line of worker.logs) {
-    if (typeof line.partition !== "number") continue;
+    if (typeof line.partition !== "number" || Number(line.time) > at) continue;
     if (line.msg === "partition lease acquired") owned.add(line.partition);
     if (line.msg === "partition lease released" || line.msg === "partition lease lost") owned.delete(line.partition);
   }
