@@ -163,4 +163,12 @@ export interface DurableMessage<T> {
    * as JetStream's delayed nak). Idempotent; ignored after `ack()`, and an `ack()` after it is ignored.
    */
   nak(delayMs?: number): void;
+  /**
+   * Keeps the message with this delivery when its subscription ends: the others it held go back
+   * for redelivery, this one stays pending (kept alive through the server's ack wait) until
+   * `ack()` or `nak()`. For work already under way that must not run a second time elsewhere
+   * while it still runs: a turn whose partition moved to another worker. Whoever claims a message
+   * settles it. Idempotent; ignored after `ack()` or `nak()`.
+   */
+  claim(): void;
 }

@@ -20,6 +20,8 @@ export interface StoredMessage {
   heldPrev: StoredMessage | undefined;
   heldNext: StoredMessage | undefined;
   acked: boolean;
+  /** The current delivery claimed it: an ending subscription keeps it instead of giving it back. */
+  claimed: boolean;
 }
 
 /** Told of each delivery and of each message's first ack, to write them down (`MemoryJournal`). */
@@ -138,6 +140,7 @@ export class DurableConsumer {
       if (message === undefined) return;
       this.#turn += 1;
       message.deliveryCount += 1;
+      message.claimed = false;
       this.#journal?.delivered(message);
       hold(subscription, message);
       this.#inFlight += 1;
@@ -149,14 +152,22 @@ export class DurableConsumer {
     return !this.#closed && this.#subscriptions.length > 0 && this.#inFlight < this.maxAckPending;
   }
 
-  /** Ends a subscription; what it held unacked goes back for redelivery to the others or the next one. */
+  /**
+   * Ends a subscription; what it held unacked goes back for redelivery to the others or the next
+   * one, except what its deliveries claimed: that stays held by the ended subscription until acked
+   * or naked.
+   */
   #detach(subscription: ConsumerSubscription): void {
     const index = this.#subscriptions.indexOf(subscription);
     if (index === -1) return;
     this.#subscriptions.splice(index, 1);
-    for (let message = subscription.held; message !== undefined; message = subscription.held) {
-      this.#release(message);
-      this.#giveBack(message);
+    for (let message = subscription.held; message !== undefined; ) {
+      const next = message.heldNext;
+      if (!message.claimed) {
+        this.#release(message);
+        this.#giveBack(message);
+      }
+      message = next;
     }
     this.requestPump();
   }
@@ -216,6 +227,10 @@ class Delivery<T> implements DurableMessage<T> {
 
   ack(): void {
     if (!this.#naked) this.#consumer.ack(this.#message);
+  }
+
+  claim(): void {
+    if (!this.#naked && this.#message.holder !== undefined && this.#message.deliveryCount === this.deliveryCount) this.#message.claimed = true;
   }
 
   nak(delayMs?: number): void {

@@ -96,6 +96,7 @@ export class MemoryWorkQueue {
       heldPrev: undefined,
       heldNext: undefined,
       acked: false,
+      claimed: false,
     };
     if (journal !== undefined) {
       // Written before the ack: what the caller hears was appended is on disk.
@@ -168,6 +169,7 @@ export class MemoryWorkQueue {
         heldPrev: undefined,
         heldNext: undefined,
         acked: false,
+        claimed: false,
       };
       this.#backlog.push(message);
       this.#unacked.set(message.seq, message);

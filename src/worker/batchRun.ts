@@ -35,7 +35,9 @@ export interface BatchSlots {
  * commands and proactive events each alone — triage has to judge every proactive event on its
  * own. Each turn's whole life: the ledger's say (a completed event is acked, not run again), the
  * turn, then the acks. Events are left unacked when the broker is stopping or their partition is
- * no longer this worker's: the bus hands them on. A turn deferred because shared state was
+ * no longer this worker's: the bus hands them on. A turn that started claims its events, so a
+ * partition moving mid-turn does not hand them to the next owner while this turn still sends; what
+ * the turn did not settle (cancelled) is handed back when it ends. A turn deferred because shared state was
  * unreachable is attempted again after `deferMs` right here, its events still held: it keeps its
  * session's lane, so the session's later events cannot overtake it.
  *
@@ -60,6 +62,8 @@ export class BatchRun implements Unsubscribable {
   #finished = false;
   /** Turns finished so far: a step kept after its turn already finished would cancel the next one. */
   #turnNumber = 0;
+  /** The running turn's events, claimed on the bus: they stay with this worker until the turn settles them. */
+  #claimed: readonly Intake[] = NO_ITEMS;
 
   constructor(slots: BatchSlots, batch: LaneBatch<Intake>, laneKey: string, done: () => void) {
     this.#slots = slots;
@@ -143,6 +147,10 @@ export class BatchRun implements Unsubscribable {
   }
 
   #run(items: readonly Intake[], marked: boolean): void {
+    // A turn under way keeps its events if the partition moves (a lease lost to a stalled renew):
+    // handed back, the next owner would run them while this turn still sends. The turn acks them.
+    for (const item of items) item.message.claim();
+    this.#claimed = items;
     const messages = items.map(messageOf);
     // The cap's summary lines go with the batch's first turn only.
     const dropped = this.#next === 1 ? this.#batch.summary : NO_SUMMARY;
@@ -168,6 +176,7 @@ export class BatchRun implements Unsubscribable {
 
   #finish(): void {
     this.#step = undefined;
+    this.#handBack();
     this.#uncount();
     this.#turnNumber += 1;
     this.#finished = true;
@@ -179,7 +188,16 @@ export class BatchRun implements Unsubscribable {
     this.#closed = true;
     this.#step?.unsubscribe();
     this.#step = undefined;
+    this.#handBack();
     this.#uncount();
+  }
+
+  /** The claimed events the turn did not settle (cancelled, or its partition gone while deferred) go back to the bus. */
+  #handBack(): void {
+    if (this.#claimed.length === 0) return;
+    const delayMs = this.#slots.turn.bus.handBackDelayMs ?? 0;
+    for (const { message } of this.#claimed) message.nak(delayMs);
+    this.#claimed = NO_ITEMS;
   }
 
   /** Once per turn, whether it finished or its lane was cancelled. */
@@ -191,6 +209,7 @@ export class BatchRun implements Unsubscribable {
 }
 
 const NO_SUMMARY: readonly string[] = Object.freeze([]);
+const NO_ITEMS: readonly Intake[] = Object.freeze([]);
 
 const messageOf = (item: Intake) => item.message;
 const receivedAtOf = (item: Intake) => item.receivedAt;

@@ -291,6 +291,34 @@ export function describeBusContract(name: string, makeBus: BusFactory): void {
         expect(seen(second)).toEqual(["held#2"]);
       });
 
+      it("a claimed message stays with its delivery when the subscription ends: the others go to the next subscription, the claimed ones once naked or never once acked", async () => {
+        await persist(bus, s.turn(0), "running");
+        await persist(bus, s.turn(0), "waiting");
+        await persist(bus, s.turn(0), "finishing");
+        const first = record(bus.consume<string>(s.turn(0), { durable: s.partitionConsumer(0) }));
+        await waitFor(() => first.values.length === 3, "all three");
+        first.values[0]?.claim();
+        first.values[2]?.claim();
+        first.values[2]?.claim(); // idempotent
+        first.subscription.unsubscribe();
+        const second = record(bus.consume<string>(s.turn(0), { durable: s.partitionConsumer(0) }));
+        await waitFor(() => second.values.length === 1, "the unclaimed one handed back");
+        await quiet(300);
+        expect(seen(second)).toEqual(["waiting#2"]);
+        // The claimer settles what it claimed after its subscription ended.
+        first.values[2]?.ack();
+        first.values[0]?.nak();
+        await waitFor(() => second.values.length === 2, "the claimed one, once naked");
+        expect(seen(second)).toEqual(["waiting#2", "running#2"]);
+        // A claim belongs to its delivery: the redelivery is handed back as usual.
+        second.subscription.unsubscribe();
+        const third = record(bus.consume<string>(s.turn(0), { durable: s.partitionConsumer(0) }));
+        await waitFor(() => third.values.length === 2, "both handed back");
+        await quiet(300);
+        expect(seen(third).sort()).toEqual(["running#3", "waiting#3"]);
+        for (const message of third.values) message.ack();
+      });
+
       it("hands out at most maxAckPending unacked messages", async () => {
         await persist(bus, s.turn(0), "a");
         await persist(bus, s.turn(0), "b");

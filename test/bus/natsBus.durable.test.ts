@@ -76,6 +76,28 @@ describe.skipIf(!natsServerAvailable())("NatsBus durable consumers", () => {
     other.values[0]?.ack();
   });
 
+  it("keeps a claimed message alive past the ack wait after its subscription ended, until its claimer acks it", async () => {
+    const prefix = nextPrefix();
+    const s = subjects(prefix);
+    const claimerBus = await open(prefix, { ack_wait_secs: 1 });
+    const otherBus = await open(prefix, { ack_wait_secs: 1 });
+    await persist(claimerBus, s.turn(0), "turn under way");
+    const claimer = record(claimerBus.consume<string>(s.turn(0), { durable: s.partitionConsumer(0) }));
+    await waitFor(() => claimer.values.length === 1, "the first delivery");
+    claimer.values[0]?.claim();
+    // The partition moves: the claimer's subscription ends, another takes the durable.
+    claimer.subscription.unsubscribe();
+    const other = record(otherBus.consume<string>(s.turn(0), { durable: s.partitionConsumer(0) }));
+    // Three ack waits pass while the turn still runs: no redelivery, anywhere.
+    await quiet(3_000);
+    expect(seen(other)).toEqual([]);
+    claimer.values[0]?.ack();
+    await quiet(1_500);
+    expect(seen(other)).toEqual([]);
+    const info = await (await manager(otherBus)).consumers.info(s.stream, s.partitionConsumer(0));
+    expect(info.num_ack_pending).toBe(0);
+  });
+
   it("hands held messages back when the bus closes", async () => {
     const prefix = nextPrefix();
     const s = subjects(prefix);

@@ -31,6 +31,7 @@ export function held(event: GatewayEvent, deliveryCount: number): IntakeMessage<
     ack: () => void (acks += 1),
     nak: () => undefined,
     working: () => undefined,
+    claim: () => undefined,
   } as DurableMessage<GatewayEvent>;
   return { message, partition: 0, epoch: 1, receivedAt: 0, acks: () => acks };
 }

@@ -61,16 +61,20 @@ const ROUTINE = new Set<ConsumerNotification["type"]>(["next", "heartbeat"]);
  * One subscription to a durable pull consumer (created or checked first, see `ensureDurable`).
  * Every delivery is held until acked or naked; held messages are kept alive with `working()` every
  * third of the ack wait, and handed back when the subscription ends (redelivered after
- * `HAND_BACK_DELAY_MS`, see there). A consumer or stream deleted underneath errors with
+ * `HAND_BACK_DELAY_MS`, see there) — except claimed ones, kept alive on until they are settled. A consumer or stream deleted underneath errors with
  * `ConsumerLostError`; a closed connection completes.
  */
 export function consumeDurable<T>(context: DurableContext, request: DurableRequest): Observable<DurableMessage<T>> {
   // A custom Observable: held messages and the JetStream iterator live exactly as long as the subscription.
   return new Observable<DurableMessage<T>>((subscriber) => {
     const held = new Set<NatsDurableMessage<unknown>>();
-    const events = deliveryEvents(held, context.logger, request.durable);
     let messages: ConsumerMessages | undefined;
     let keepAlive: ReturnType<typeof setInterval> | undefined;
+    // After the subscription ended, the keep-alive runs on for claimed messages until the last settles.
+    let ended = false;
+    const events = deliveryEvents(held, context.logger, request.durable, () => {
+      if (ended && held.size === 0) clearInterval(keepAlive);
+    });
 
     const deliver = (msg: JsMsg): void => {
       if (subscriber.closed) {
@@ -123,17 +127,29 @@ export function consumeDurable<T>(context: DurableContext, request: DurableReque
     });
 
     return () => {
-      clearInterval(keepAlive);
+      ended = true;
       void messages?.close();
       for (const message of [...held]) message.handBack(HAND_BACK_DELAY_MS);
+      if (held.size === 0) clearInterval(keepAlive);
     };
   });
 }
 
-function deliveryEvents(held: Set<NatsDurableMessage<unknown>>, logger: Logger, durable: string): DeliveryEvents {
+/**
+ * Keeps `held` to the deliveries not yet settled; `removed` is told after each removal. A claimed
+ * message whose keep-alive cannot be sent (the connection closed) is dropped from it too: the
+ * server redelivers it after its ack wait, and the subscription's keep-alive can stop.
+ */
+function deliveryEvents(held: Set<NatsDurableMessage<unknown>>, logger: Logger, durable: string, removed: () => void): DeliveryEvents {
   return {
-    settled: (message) => held.delete(message),
-    failed: (action, message, err) => logger.debug({ action, durable, seq: message.seq, err }, "bus ack not sent"),
+    settled: (message) => {
+      held.delete(message);
+      removed();
+    },
+    failed: (action, message, err) => {
+      logger.debug({ action, durable, seq: message.seq, err }, "bus ack not sent");
+      if (action === "working" && message.claimed && held.delete(message)) removed();
+    },
   };
 }
 

@@ -12,7 +12,7 @@ export interface DeliveryEvents {
 
 /**
  * One JetStream delivery as a `consume()` subscriber sees it. It is held from delivery until the
- * first `ack()`, `nak()` or `handBack()`; later calls do nothing (the client sends one final reply
+ * first `ack()`, `nak()` or `handBack()` (which skips a claimed one); later calls do nothing (the client sends one final reply
  * per delivery, so an ack after a nak or a hand-back is not sent either). Never throws: a reply the
  * closed connection cannot carry is reported to `events.failed`.
  */
@@ -24,6 +24,7 @@ export class NatsDurableMessage<T> implements DurableMessage<T> {
   readonly #msg: JsMsg;
   readonly #events: DeliveryEvents;
   #held = true;
+  #claimed = false;
   /** Decoded on first read: the worker reads neither, and the header block is every delivery's largest parse. */
   #headers: Headers | undefined;
   #msgId: string | null | undefined;
@@ -61,9 +62,18 @@ export class NatsDurableMessage<T> implements DurableMessage<T> {
     if (this.#settle()) this.#send("nak", () => (delayMs === undefined || delayMs <= 0 ? this.#msg.nak() : this.#msg.nak(delayMs)));
   }
 
-  /** Gives the message back because its subscription ended: the server redelivers it after `delayMs`. */
+  /** Gives the message back because its subscription ended, unless claimed: the server redelivers it after `delayMs`. */
   handBack(delayMs: number): void {
-    if (this.#settle()) this.#send("nak", () => this.#msg.nak(delayMs));
+    if (!this.#claimed && this.#settle()) this.#send("nak", () => this.#msg.nak(delayMs));
+  }
+
+  claim(): void {
+    if (this.#held) this.#claimed = true;
+  }
+
+  /** Whether it was claimed and is still held: an ending subscription keeps it alive instead of handing it back. */
+  get claimed(): boolean {
+    return this.#held && this.#claimed;
   }
 
   /** Restarts the server's ack-wait clock, so a long turn is not redelivered meanwhile. */
