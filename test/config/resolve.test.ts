@@ -62,6 +62,7 @@ describe("resolveConfig: good configs", () => {
       agent: { command: "openab-agent", args: [], working_dir: "/home/bot", env: {}, inherit_env: [], permission_mode: "allow_always", permission_answerers: "requester", permission_timeout_secs: 300, permission_fallback: "reject", ask_timeout_secs: 600 },
       pool: {
         max_sessions: 10,
+        sessions_per_agent: 1,
         session_ttl_hours: 4,
         preload_persisted_sessions: false,
         prompt_hard_timeout_secs: 1800,

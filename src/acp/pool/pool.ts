@@ -10,7 +10,8 @@ import type { PromptOptions } from "../promptTurn.js";
 import { closeEntry, pooledSession, type PooledSession, type PoolEntry } from "./pooledSession.js";
 import { preloadSessions } from "./preloadSessions.js";
 import { SessionSlots } from "./sessionSlots.js";
-import { spawnSession } from "./spawnSession.js";
+import { spawnSession, startAgent } from "./spawnSession.js";
+import { AgentHosts } from "./agentHosts.js";
 
 export type { PooledSession };
 
@@ -31,7 +32,8 @@ export interface SessionPoolOptions {
 }
 
 /**
- * Session key → a live ACP session on its own agent process. One holder per key at a time, for
+ * Session key → a live ACP session on an agent process (its own, or shared by up to `[pool]
+ * sessions_per_agent` sessions: `AgentHosts`). One holder per key at a time, for
  * as long as its work runs (a whole turn, delivery included). At `[pool] max_sessions` the least
  * recently active idle session is evicted; its id stays in the store, so the key resumes with
  * `session/load` where the agent supports it. When every session is busy, a key that needs one
@@ -48,6 +50,7 @@ export class SessionPool {
   readonly #promptOptions: PromptOptions;
   readonly #housekeeping: NodeJS.Timeout;
   readonly #slots: SessionSlots;
+  readonly #hosts: AgentHosts;
   #closed = false;
 
   constructor(options: SessionPoolOptions) {
@@ -66,6 +69,7 @@ export class SessionPool {
       idle: () => this.#idleSessions(),
       evict: (key) => this.#suspendForCapacity(key),
     });
+    this.#hosts = new AgentHosts(pool.sessions_per_agent, () => startAgent(options));
     this.#housekeeping = setInterval(() => void this.sweep(), options.housekeepingMs ?? 60_000);
     this.#housekeeping.unref();
   }
@@ -75,9 +79,14 @@ export class SessionPool {
     return this.#entries.size;
   }
 
-  /** Agent processes the pool holds: live sessions, sessions being started, agents being closed. Never above `max_sessions`. */
+  /** Sessions the pool holds: live, being started, being closed. Never above `max_sessions`. */
   get slotsUsed(): number {
     return this.#slots.used;
+  }
+
+  /** Agent processes the pool holds (starting, running, closing): `slotsUsed` at `sessions_per_agent` 1, fewer above. */
+  get agentProcesses(): number {
+    return this.#hosts.size;
   }
 
   /** Turns waiting for a session because every one is busy. */
@@ -217,7 +226,7 @@ export class SessionPool {
     this.#slots.close();
     const entries = [...this.#entries.values()];
     this.#entries.clear();
-    await Promise.all(entries.map((entry) => closeEntry(entry)));
+    await Promise.all(entries.map((entry) => closeEntry(entry, this.#hosts)));
   }
 
   /**
@@ -234,12 +243,13 @@ export class SessionPool {
       void this.#retire(existing);
     }
     await this.#slot(key, signal);
-    return spawnSession(key, this.#options, {
+    return spawnSession(key, this.#options, this.#hosts, {
       mustResume,
-      adopt: ({ client, sessionId, offer, resumed, hadSaved }) => {
+      adopt: ({ client, host, sessionId, offer, resumed, hadSaved }) => {
         if (this.#closed) throw new PoolClosedError();
         const entry: PoolEntry = {
           client,
+          host,
           sessionId,
           offer,
           prompted: resumed,
@@ -289,12 +299,12 @@ export class SessionPool {
     if (entry === undefined) return Promise.resolve();
     this.#entries.delete(key);
     this.#logger.info({ sessionKey: key, reason: "capacity", maxSessions: this.#options.pool.max_sessions }, "session suspended");
-    return closeEntry(entry);
+    return closeEntry(entry, this.#hosts);
   }
 
   /** Closes a session already removed from the pool; its slot is free once the agent is gone. */
   #retire(entry: PoolEntry): Promise<void> {
-    const closed = closeEntry(entry);
+    const closed = closeEntry(entry, this.#hosts);
     this.#slots.freeWhen(closed);
     return closed;
   }

@@ -3,6 +3,7 @@ import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
 import type { PromptCapabilities } from "../../../operators/dispatch/contentBlock.js";
 import type { AcpClient, ContentBlock } from "../client.js";
 import type { McpOffer } from "../mcpServers.js";
+import type { AgentHost, AgentHosts } from "./agentHosts.js";
 import type { PromptOptions } from "../promptTurn.js";
 
 /** A session held for the duration of `withSession`'s work. */
@@ -23,6 +24,8 @@ export interface PooledSession {
 /** A live session in the pool: its agent, its ACP session and the pool's bookkeeping of it. */
 export interface PoolEntry {
   readonly client: AcpClient;
+  /** The agent process it lives on, shared with up to `[pool] sessions_per_agent` - 1 other sessions. */
+  readonly host: AgentHost;
   readonly sessionId: string;
   /** The session's MCP servers, released with it. */
   readonly offer: McpOffer | undefined;
@@ -60,8 +63,11 @@ export function pooledSession(key: string, entry: PoolEntry, promptOptions: Prom
   };
 }
 
-/** Ends a session removed from the pool: its MCP servers stop serving it, then its agent goes. */
-export function closeEntry(entry: PoolEntry): Promise<void> {
+/**
+ * Ends a session removed from the pool: its MCP servers stop serving it, then it leaves its agent
+ * process, which stops when it was the process's last session.
+ */
+export function closeEntry(entry: PoolEntry, hosts: AgentHosts): Promise<void> {
   entry.offer?.release();
-  return entry.client.close();
+  return hosts.leave(entry.host);
 }

@@ -4,9 +4,10 @@ import type { AgentConfig, Config } from "../../config/index.js";
 import type { SessionStore } from "../../state/sessionStore.js";
 import { AcpClient, type AcpClientOptions } from "../client.js";
 import type { McpOffer, McpOffers } from "../mcpServers.js";
+import type { AgentHost, AgentHosts } from "./agentHosts.js";
 import { openSession } from "./openSession.js";
 
-/** What a session on a fresh agent needs (the pool's options). */
+/** What a session on an agent process needs (the pool's options). */
 export interface SpawnSessionOptions {
   readonly agent: AgentConfig;
   readonly pool: Pick<Config["pool"], "default_config_options">;
@@ -17,9 +18,11 @@ export interface SpawnSessionOptions {
   readonly mcp?: McpOffers;
 }
 
-/** A key's session on its freshly started agent, as `openSession` opened it. */
+/** A key's session on its agent process, as `openSession` opened it. */
 export interface SpawnedSession {
   readonly client: AcpClient;
+  /** The process it lives on, left when the session ends (`AgentHosts.leave`). */
+  readonly host: AgentHost;
   readonly sessionId: string;
   readonly offer: McpOffer | undefined;
   readonly resumed: boolean;
@@ -32,21 +35,22 @@ export interface SpawnHooks<T> {
   readonly mustResume: boolean;
   /** Takes the session into the pool, in the same tick it opened; a throw ends it like a failed start. */
   readonly adopt: (spawned: SpawnedSession) => T;
-  /** Told of a failed start's agent close before it is awaited. */
+  /** Told of a failed start's leaving its process (the process closed when it was its last) before it is awaited. */
   readonly closing: (closed: Promise<void>) => void;
 }
 
 /**
- * Starts an agent process for `key`, offers it the session's MCP servers and opens the key's
- * session there (`openSession`: resumed, or new), then hands it to `adopt`. When any of it fails,
- * the MCP servers are released, the agent is closed and the error is thrown once it is gone.
+ * Opens `key`'s session on an agent process with room (`AgentHosts.place`: a shared one, or one
+ * started for it), offers it the session's MCP servers (`openSession`: resumed, or new), then
+ * hands it to `adopt`. When any of it fails, the MCP servers are released, the session leaves its
+ * process (stopped when it was its last) and the error is thrown once that is done.
  */
-export async function spawnSession<T>(key: string, options: SpawnSessionOptions, { mustResume, adopt, closing }: SpawnHooks<T>): Promise<T> {
-  let client: AcpClient | undefined;
+export async function spawnSession<T>(key: string, options: SpawnSessionOptions, hosts: AgentHosts, { mustResume, adopt, closing }: SpawnHooks<T>): Promise<T> {
+  const host = hosts.place();
   let offer: McpOffer | undefined;
   try {
-    const { agent, env, logger, store } = options;
-    client = await AcpClient.start({ agent, env, logger, ...options.client });
+    const { agent, logger, store } = options;
+    const client = await host.started;
     offer = options.mcp?.offer(key, client.mcpCapabilities);
     const { sessionId, resumed, hadSaved } = await openSession(client, {
       key,
@@ -57,12 +61,18 @@ export async function spawnSession<T>(key: string, options: SpawnSessionOptions,
       logger,
       mustResume,
     });
-    return adopt({ client, sessionId, offer, resumed, hadSaved });
+    return adopt({ client, host, sessionId, offer, resumed, hadSaved });
   } catch (err) {
     offer?.release();
-    const closed = client?.close() ?? Promise.resolve();
+    const closed = hosts.leave(host);
     closing(closed);
     await closed;
     throw err;
   }
+}
+
+/** Starts one agent process for the pool (`AcpClient.start` with the pool's agent options). */
+export function startAgent(options: SpawnSessionOptions): Promise<AcpClient> {
+  const { agent, env, logger } = options;
+  return AcpClient.start({ agent, env, logger, ...options.client });
 }

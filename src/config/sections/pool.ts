@@ -5,6 +5,8 @@ import { int, nonEmptyString, positiveNumber, stringTable } from "../fields.js";
 export const poolSection = z
   .strictObject({
     max_sessions: int(1).default(10),
+    // Sessions one agent process hosts (ACP: many sessions per process); 1 is a process per conversation, as OpenAB.
+    sessions_per_agent: int(1).default(1),
     session_ttl_hours: positiveNumber().default(4),
     // Resume every saved session at start-up, before taking events (one process only: see crossChecks).
     preload_persisted_sessions: z.boolean().default(false),
