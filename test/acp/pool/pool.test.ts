@@ -1,14 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { firstValueFrom, lastValueFrom, map, NEVER, tap, toArray } from "rxjs";
-import type { AgentEvent } from "../../../operators/delivery/agentEvent.js";
+import { firstValueFrom, lastValueFrom, NEVER, tap, toArray } from "rxjs";
 import { PoolWaitTimeoutError } from "../../../src/acp/errors.js";
 import { SessionPool, type PooledSession } from "../../../src/acp/pool/pool.js";
 import { createSessionPool } from "../../../src/acp/pool/createSessionPool.js";
-import { defaultConfig, resolveConfig, type Config } from "../../../src/config/index.js";
-import { FileSessionStore, MemorySessionStore, type SessionStore } from "../../../src/state/sessionStore.js";
-import { agentConfig, eventually, isRunning, scratch, scriptedAgentPath } from "../../helpers/agents.js";
+import { resolveConfig } from "../../../src/config/index.js";
+import { FileSessionStore } from "../../../src/state/sessionStore.js";
+import { eventually, isRunning, scratch, scriptedAgentPath } from "../../helpers/agents.js";
+import { prose, turn, useSessionPools } from "../../helpers/sessionPools.js";
 import { captureLogs } from "../../helpers/logCapture.js";
 
 const pools: SessionPool[] = [];
@@ -19,42 +19,7 @@ afterEach(async () => {
   for (const dir of scratches.splice(0)) dir.cleanup();
 });
 
-interface PoolSetup {
-  agentEnv?: Record<string, string>;
-  pool?: Partial<Config["pool"]>;
-  store?: SessionStore;
-  clock?: { now(): number };
-}
-
-function makePool({ agentEnv = {}, pool = {}, store = new MemorySessionStore(), clock }: PoolSetup = {}) {
-  const dir = scratch();
-  scratches.push(dir);
-  const { logger, records } = captureLogs();
-  const sessionPool = new SessionPool({
-    agent: agentConfig({ AGENT_EVENTS_FILE: dir.eventsFile, ...agentEnv }),
-    pool: { ...defaultConfig({}).pool, prompt_hard_timeout_secs: 30, ...pool },
-    env: process.env,
-    logger,
-    store,
-    ...(clock === undefined ? {} : { clock }),
-  });
-  pools.push(sessionPool);
-  return { pool: sessionPool, events: dir.events, records, store };
-}
-
-/** One turn on `key`: the session it ran on and the events it produced. */
-function turn(pool: SessionPool, key: string, text = "prose"): Promise<{ sessionId: string; events: AgentEvent[] }> {
-  return lastValueFrom(
-    pool.withSession(key, (session) =>
-      session.prompt([{ type: "text", text }]).pipe(
-        toArray(),
-        map((events) => ({ sessionId: session.sessionId, events })),
-      ),
-    ),
-  );
-}
-
-const prose = [{ type: "text", text: "hey what's up" }, { type: "end", stopReason: "end_turn" }];
+const makePool = useSessionPools();
 
 describe("SessionPool (real agent processes)", () => {
   it("keeps one session per key and reuses it", async () => {
