@@ -3,10 +3,13 @@
 // the worker half (same process, role "all") consumes its 16 partitions, keeps the delivery ledger
 // and triage state in NATS KV, and runs the instant agent. Timing starts after a warm-up run has
 // been settled, i.e. once the worker holds its partition leases, consumes, and the path is warm.
+// Before each timed run and after the last, the anchor (bench/lib/appendAnchor.ts): nats-server's
+// own pipelined appends/s on this machine at that moment, what the JetStream target is a ratio to.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { emit, note, sized } from "./lib/benchEnv.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { ingressRun, PROACTIVE_EVERY, SESSIONS } from "./lib/ingressRuns.js";
+import { startAppendAnchor, type AppendAnchorResult } from "./lib/appendAnchor.js";
 import { probeJetStream, type JetStreamCeiling } from "./lib/jetstreamProbe.js";
 import { natsServerAvailable, startNatsServer } from "./lib/natsServer.js";
 import { median } from "./lib/stats.js";
@@ -35,6 +38,7 @@ await gateway.connected();
 const rates: number[] = [];
 let ceiling: JetStreamCeiling | { skipped: string } = { skipped: "BENCH_ONLY=turnstream" };
 let ceilingQuiet: JetStreamCeiling | { skipped: string } = ceiling;
+let anchor: AppendAnchorResult;
 let cpuMicrosPerEvent: number;
 let serverCpuMicrosPerEvent: number | undefined;
 // How late the broker's event loop ran while events flowed: a lease tick waits behind it (1 s timeout at lease_ttl_secs 3).
@@ -42,18 +46,33 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 try {
   // Full-size warm-up runs, as ingress.ts warms up (see warmupRuns): the same bursts as the timed runs.
   for (let run = 0; run < warmupRuns; run++) await ingressRun(gateway, subject, events, `nats-warmup-${run}`, 120_000);
-  const cpuBefore = process.cpuUsage();
-  const serverCpuBefore = server.cpuMicros();
-  loopDelay.enable();
-  for (let run = 0; run < runs; run++) rates.push(await ingressRun(gateway, subject, events, `nats-${run}`, 300_000));
-  const cpu = process.cpuUsage(cpuBefore);
-  loopDelay.disable();
+  const appends = await startAppendAnchor(server.url);
+  // CPU and loop delay are counted over the timed runs only, not over the anchor's passes between them.
+  let cpuMicros = 0;
+  let serverCpuMicros: number | undefined = 0;
+  try {
+    for (let run = 0; run < runs; run++) {
+      note(`anchor: ${await appends.measure()} pipelined appends/s`);
+      const cpuBefore = process.cpuUsage();
+      const serverCpuBefore = server.cpuMicros();
+      loopDelay.enable();
+      rates.push(await ingressRun(gateway, subject, events, `nats-${run}`, 300_000));
+      loopDelay.disable();
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuMicros += cpu.user + cpu.system;
+      const serverCpuAfter = server.cpuMicros();
+      serverCpuMicros = serverCpuMicros === undefined || serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : serverCpuMicros + serverCpuAfter - serverCpuBefore;
+    }
+    note(`anchor: ${await appends.measure()} pipelined appends/s`);
+    anchor = appends.result();
+  } finally {
+    await appends.close();
+  }
   // The broker's own CPU per event (edge and worker; gateway and server are other processes):
   // less sensitive than events/s to what else runs on the machine.
-  cpuMicrosPerEvent = Math.round((cpu.user + cpu.system) / (events * runs));
+  cpuMicrosPerEvent = Math.round(cpuMicros / (events * runs));
   // nats-server's share: on a 2-core machine broker + server + gateway split the cores, so both bound events/s.
-  const serverCpuAfter = server.cpuMicros();
-  serverCpuMicrosPerEvent = serverCpuBefore === undefined || serverCpuAfter === undefined ? undefined : Math.round((serverCpuAfter - serverCpuBefore) / (events * runs));
+  serverCpuMicrosPerEvent = serverCpuMicros === undefined ? undefined : Math.round(serverCpuMicros / (events * runs));
   await subject.stop();
   await gateway.stop();
   if (probes) {
@@ -77,6 +96,7 @@ emit({
   partitions: 16,
   natsServer: server.version,
   turnstream: { eventsPerSecond: Math.round(median(rates)), runs: rates.map((r) => Math.round(r)), cpuMicrosPerEvent, serverCpuMicrosPerEvent, eventLoopDelayMs: { p99: Math.round(loopDelay.percentile(99) / 1e6), max: Math.round(loopDelay.max / 1e6) } },
+  anchor,
   serverCeiling: ceiling,
   serverCeilingNoAsyncTraces: ceilingQuiet,
 });

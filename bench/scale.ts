@@ -8,11 +8,14 @@
 //   then opens, and the stream is drained (gate opened → last event settled).
 //
 // Each worker count gets a fresh nats-server. Timing starts once the partition leases are split
-// evenly over the workers and a warm-up batch settled (every partition is being consumed).
+// evenly over the workers and a warm-up batch settled (every partition is being consumed). Before
+// each run and after the last, the anchor (bench/lib/appendAnchor.ts) on the same server: its own
+// pipelined appends/s at that moment, what the drain target is a ratio to.
 import { Kvm } from "@nats-io/kv";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { readLeaseTable } from "../src/scale/leaseBucket.js";
 import { NatsBus, subjects } from "../src/index.js";
+import { startAppendAnchor, type AppendAnchor, type AppendAnchorResult } from "./lib/appendAnchor.js";
 import { elapsedMs, emit, note, nowNs, sized, sleep } from "./lib/benchEnv.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { PROACTIVE_EVERY, SESSIONS } from "./lib/ingressRuns.js";
@@ -30,6 +33,8 @@ interface ScalePoint {
   readonly workers: number;
   readonly endToEnd: { readonly eventsPerSecond: number; readonly runs: number[] };
   readonly drain: { readonly eventsPerSecond: number; readonly runs: number[] };
+  /** nats-server's own pipelined appends/s between the runs, on this point's server. */
+  readonly anchor: AppendAnchorResult;
 }
 
 /** Resolves once the leases are split evenly over `workers` and stayed so for three lease ticks (lease_ttl 3 s: a tick a second). */
@@ -76,13 +81,18 @@ async function point(workerCount: number): Promise<ScalePoint> {
   };
   const endToEnd: number[] = [];
   const drain: number[] = [];
+  let appends: AppendAnchor | undefined;
   try {
     await gateway.connected();
     if (!(await leasesSettled(bus, prefix, workerCount))) throw new Error(`leases did not settle over ${workerCount} workers`);
     await sleep(5_000); // the takeover delay of the last partitions moved
     await feed(SESSIONS * 2, "warmup");
     await settle(SESSIONS * 2, "warm-up");
+    // Its own stream on the same server; the workers consume only the turn stream's partitions.
+    appends = await startAppendAnchor(server.url);
+    const anchorPass = async (anchor: AppendAnchor) => note(`${workerCount} workers, anchor: ${await anchor.measure()} pipelined appends/s`);
     for (let run = 0; run < runs; run++) {
+      await anchorPass(appends);
       const target = workers.settled + events;
       const { firstSentNs } = await feed(events, `e2e${run}`);
       const rate = events / (elapsedMs(firstSentNs, await settle(target, "end to end")) / 1000);
@@ -101,14 +111,16 @@ async function point(workerCount: number): Promise<ScalePoint> {
       drain.push(drainRate);
       note(`${workerCount} workers, drain: ${Math.round(drainRate)} events/s`);
     }
+    await anchorPass(appends);
   } finally {
+    await appends?.close();
     await workers.stop();
     await edge.stop();
     await gateway.stop();
     await server.stop();
   }
   const summary = (rates: number[]) => ({ eventsPerSecond: Math.round(median(rates)), runs: rates.map((r) => Math.round(r)) });
-  return { workers: workerCount, endToEnd: summary(endToEnd), drain: summary(drain) };
+  return { workers: workerCount, endToEnd: summary(endToEnd), drain: summary(drain), anchor: appends.result() };
 }
 
 /** Polls until `queued()` reaches `count`. */

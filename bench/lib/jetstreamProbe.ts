@@ -15,9 +15,11 @@ export interface JetStreamCeiling {
 /**
  * What the server itself allows on this machine, without turnstream: a stream shaped like the turn
  * stream (WorkQueue, file storage, a 2-minute duplicate window, publishes with a msg id) and a KV
- * bucket, on a connection like turnstream's (`noAsyncTraces: false`, the client's default) or with
- * the client's per-request error contexts turned off. These numbers bound the NATS ingress: an
- * edge that awaits each append cannot beat `sequentialPublishesPerSecond`.
+ * bucket, on a connection with the client's default (`noAsyncTraces: false`) or with its
+ * per-request error contexts turned off, as turnstream connects (src/bus/nats/connect.ts). These
+ * numbers bound the NATS ingress: an edge that awaits each append cannot beat
+ * `sequentialPublishesPerSecond`. The targets' anchor is the pipelined figure measured between the
+ * timed runs (bench/lib/appendAnchor.ts); these, once after them, are for information.
  */
 export async function probeJetStream(url: string, count: number, options: { readonly noAsyncTraces: boolean; readonly window?: number }): Promise<JetStreamCeiling> {
   const window = options.window ?? 256;
