@@ -7,13 +7,18 @@
 // is a warm-up and not counted. Beside the latency it reports what the broker process (this one)
 // allocates per bubble and how often it collected its young generation: the collections are
 // what a bubble's tail waits behind, and the bytes behind them hardly move on a busy machine.
+// After each counted turn settled, the anchor: as many bare ack round trips to the same gateway
+// process, `gap` ms apart (bench/lib/ackRoundTrip.ts), what the targets are ratios to. The broker's
+// costs and event-loop delay are counted over the turns only, not over the round trips.
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { firstValueFrom, timeout } from "rxjs";
 import { devEvent } from "../src/devgateway/devGateway.js";
+import { connectAckRoundTrip } from "./lib/ackRoundTrip.js";
 import { startAgentBroker } from "./lib/agentBroker.js";
 import { elapsedMs, emit, note, sized } from "./lib/benchEnv.js";
-import { measureHeapAllocation, type HeapAllocation } from "./lib/heapAllocation.js";
+import { measureHeapAllocation, sumHeapAllocations, type HeapAllocation } from "./lib/heapAllocation.js";
 import { natsServerAvailable, startNatsServer, type BenchNatsServer } from "./lib/natsServer.js";
-import { measureProcessCost, type ProcessCost } from "./lib/processCost.js";
+import { measureProcessCost, sumProcessCosts, type ProcessCost } from "./lib/processCost.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { distribution, round } from "./lib/stats.js";
 
@@ -23,6 +28,8 @@ const gapMs = sized("BUBBLE_GAP_MS", 5, 5);
 
 interface Measured {
   readonly latencies: number[];
+  /** The bare ack round trips between the counted turns (ms). */
+  readonly roundTrips: number[];
   /** The broker process's event-loop delay while the counted turns ran (ms): a stall here delays every bubble in flight. */
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
   /** The broker process while the counted turns ran (the harness's handling of each reply included). */
@@ -46,26 +53,38 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
     ...(server === undefined ? {} : { nats: { url: server.url, prefix: `bubble${process.pid}` } }),
   });
   let counted: number[] = [];
+  const roundTrips: number[] = [];
   const loop = monitorEventLoopDelay({ resolution: 1 });
-  let costs: { readonly heap: HeapAllocation; readonly process: ProcessCost } | undefined;
+  const heaps: HeapAllocation[] = [];
+  const processes: ProcessCost[] = [];
   try {
     await gateway.connected();
-    let counting: { readonly heap: { stop(): HeapAllocation }; readonly process: { stop(): ProcessCost } } | undefined;
-    for (let turn = 0; turn <= turns; turn++) {
-      if (turn === 1) {
+    // Connected after the broker, so that `connected()` above waited for the broker's socket.
+    const probe = await connectAckRoundTrip(gateway.url, gateway.token);
+    try {
+      for (let turn = 0; turn <= turns; turn++) {
         // Start-up's garbage (modules, the first agent's session) is collected before counting, when
         // the process runs with --expose-gc (as `npm run bench` runs it): left in the young
         // generation, it made the first counted scavenges copy megabytes (11–15 ms pauses, twice in
         // the first seconds, then 2–3 ms ones), a start-up cost and not a bubble's.
-        globalThis.gc?.();
-        loop.enable();
-        counting = { heap: measureHeapAllocation(), process: measureProcessCost() };
+        if (turn === 1) globalThis.gc?.();
+        const counting = turn === 0 ? undefined : { heap: measureHeapAllocation(), process: measureProcessCost() };
+        if (counting !== undefined) loop.enable();
+        const expected = arrived() + perTurn;
+        // Counted until the turn settled in the broker (its last ack and the agent's answer included).
+        const settled = firstValueFrom(subject.broker.settledTurns.pipe(timeout(30_000)));
+        gateway.broadcast(devEvent(`bubbles ${perTurn} ${gapMs}`, { eventId: `bubble-${bus}-${turn}` }));
+        await gateway.replyCount(expected, 30_000);
+        await settled;
+        if (counting === undefined) continue;
+        loop.disable();
+        heaps.push(counting.heap.stop());
+        processes.push(counting.process.stop());
+        roundTrips.push(...(await probe.measure(perTurn, gapMs)));
       }
-      const expected = arrived() + perTurn;
-      gateway.broadcast(devEvent(`bubbles ${perTurn} ${gapMs}`, { eventId: `bubble-${bus}-${turn}` }));
-      await gateway.replyCount(expected, 30_000);
+    } finally {
+      await probe.close();
     }
-    costs = counting === undefined ? undefined : { heap: counting.heap.stop(), process: counting.process.stop() };
     const unstamped = gateway.replies.find((reply) => !reply.text.startsWith("t="));
     if (unstamped !== undefined) throw new Error(`a reply that is not a stamped bubble: ${JSON.stringify(unstamped.text.slice(0, 80))}`);
     counted = gateway.replies
@@ -76,6 +95,7 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
     await subject.stop();
     await gateway.stop();
   }
+  const costs = heaps.length === 0 ? undefined : { heap: sumHeapAllocations(heaps), process: sumProcessCosts(processes) };
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   const loopDelay = { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) };
   const perBubble = (total: number) => total / counted.length;
@@ -86,11 +106,11 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
     markCompacts: costs?.heap.markCompacts ?? Number.NaN,
     cpuMicrosPerBubble: round(perBubble(costs?.process.cpuMicros ?? Number.NaN)),
   };
-  note(`${bus}: ${counted.length} bubbles; event-loop delay ${JSON.stringify(loopDelay)} ms; broker ${JSON.stringify(broker)}`);
-  return { latencies: counted, loopDelay, broker };
+  note(`${bus}: ${counted.length} bubbles; event-loop delay ${JSON.stringify(loopDelay)} ms; broker ${JSON.stringify(broker)}; bare ack round trip ${JSON.stringify(distribution(roundTrips))} ms`);
+  return { latencies: counted, roundTrips, loopDelay, broker };
 }
 
-const summary = ({ latencies, loopDelay, broker }: Measured) => ({ ...distribution(latencies), loopDelay, broker });
+const summary = ({ latencies, roundTrips, loopDelay, broker }: Measured) => ({ ...distribution(latencies), ackRoundTrip: distribution(roundTrips), loopDelay, broker });
 
 // BENCH_ONLY=embedded|nats measures one bus (for `node --cpu-prof`).
 const only = process.env.BENCH_ONLY;

@@ -1,6 +1,9 @@
 import type { FrameMix } from "./gatewayFrames.js";
 import type { Distribution } from "./stats.js";
 
+/** The channel of the bare ack round trip's frames (bench/lib/ackRoundTrip.ts): acked, and not reported as replies. */
+export const ACK_PROBE_CHANNEL = "ack-probe";
+
 /**
  * A steady feed: events `from … from+count-1` at `ratePerSecond`, each answered reply matched to
  * its event by the `message <i>:` its text echoes. While one runs the gateway keeps replies to
