@@ -54,7 +54,7 @@ export function sessionPoolTurns(config: Config, { env, logger, version, state, 
     mcp: replyTool,
     ...(metrics === undefined ? {} : { onAgentExit: (cause: AgentExitCause) => metrics.agentExited(cause) }),
   });
-  metrics?.read({ sessions: () => pool.size, waitingForSession: () => pool.waiting });
+  metrics?.read({ sessions: () => pool.size, agentProcesses: () => pool.agentProcesses, waitingForSession: () => pool.waiting });
   const preload = config.pool.preload_persisted_sessions;
   const turnHandler = createAgentTurnHandler({
     pool,

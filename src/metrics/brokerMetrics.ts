@@ -37,6 +37,8 @@ export interface BrokerMetricsOptions {
 export interface GaugeReaders {
   /** Live ACP sessions in this worker's pool. */
   readonly sessions?: () => number;
+  /** Agent processes in this worker's pool (fewer than its sessions under `[pool] sessions_per_agent` > 1). */
+  readonly agentProcesses?: () => number;
   /** Turns waiting for a session because every one is busy (`[pool] max_sessions`). */
   readonly waitingForSession?: () => number;
   /** Whether this edge's gateway socket is open. */
@@ -116,6 +118,7 @@ export class BrokerMetrics implements Instruments {
     const queued = () => this.#queued;
     gauge("turnstream_queued_events", "Events waiting behind a busy session on this worker.", workerRegisters, queued, read);
     gauge("turnstream_sessions", "Live ACP sessions in this worker's pool.", workerRegisters, () => readers().sessions?.() ?? 0, read);
+    gauge("turnstream_agent_processes", "Agent processes in this worker's pool: one per session, or fewer under [pool] sessions_per_agent.", workerRegisters, () => readers().agentProcesses?.() ?? 0, read);
     gauge("turnstream_session_waits", "Turns waiting for an ACP session because every one is busy ([pool] max_sessions).", workerRegisters, () => readers().waitingForSession?.() ?? 0, read);
     gauge("turnstream_partitions_owned", "Partitions this worker consumes now.", workerRegisters, () => readers().partitionsOwned?.() ?? 0, read);
     gauge("turnstream_gateway_connected", "1 while this edge's gateway WebSocket is open, else 0.", edge, () => (readers().gatewayConnected?.() === true ? 1 : 0), read);

@@ -66,6 +66,7 @@ describe.each(stackBuses())("/metrics after real turns (%s bus)", (bus) => {
     await turnsSettled(s, 1);
     const afterText = await scrapeUntil(s, (m) => sent(m, "message") >= 1);
     expect(afterText.get("turnstream_sessions")).toBe(1);
+    expect(afterText.get("turnstream_agent_processes")).toBe(1);
     s.gateway.broadcast(userEvent("error"));
     await turnsSettled(s, 2);
     s.gateway.broadcast(userEvent("crash"));

@@ -62,7 +62,7 @@ describe("BrokerMetrics", () => {
     metrics.turnRecovered();
     metrics.queued(3);
     metrics.queued(-1);
-    metrics.read({ sessions: () => 5, waitingForSession: () => 2, gatewayConnected: () => true, partitionsOwned: () => 8 });
+    metrics.read({ sessions: () => 5, agentProcesses: () => 3, waitingForSession: () => 2, gatewayConnected: () => true, partitionsOwned: () => 8 });
     const samples = await scraped(metrics);
     expect(samples.get('turnstream_events_total{outcome="turn"}')).toBe(2);
     expect(samples.get('turnstream_events_total{outcome="suppressed"}')).toBe(1);
@@ -88,6 +88,7 @@ describe("BrokerMetrics", () => {
     expect(samples.get("turnstream_recovered_turns_total")).toBe(1);
     expect(samples.get("turnstream_queued_events")).toBe(2);
     expect(samples.get("turnstream_sessions")).toBe(5);
+    expect(samples.get("turnstream_agent_processes")).toBe(3);
     expect(samples.get("turnstream_session_waits")).toBe(2);
     expect(samples.get("turnstream_gateway_connected")).toBe(1);
     expect(samples.get("turnstream_partitions_owned")).toBe(8);

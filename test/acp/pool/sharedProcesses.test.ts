@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HardTimeoutError } from "../../../src/acp/errors.js";
 import { eventually, isRunning } from "../../helpers/agents.js";
 import { pidOf, prose, turn, useSessionPools } from "../../helpers/sessionPools.js";
 
@@ -112,6 +113,28 @@ describe("SessionPool with several sessions per agent process (real agent proces
     expect(pool.cancel("a")).toBe(true);
     expect((await first).events).toEqual([{ type: "end", stopReason: "cancelled" }]);
     expect((await second).events).toEqual([{ type: "text", text: "slow done" }, { type: "end", stopReason: "end_turn" }]);
+  });
+
+  it("a hung turn that ignores session/cancel kills its process: only that process's sessions start over, the others keep theirs", async () => {
+    const { pool } = makePool({ pool: { sessions_per_agent: 2, max_sessions: 10, prompt_hard_timeout_secs: 1, hung_grace_secs: 1 } });
+    const a = (await turn(pool, "a")).sessionId;
+    const b = (await turn(pool, "b")).sessionId;
+    const c = (await turn(pool, "c")).sessionId;
+    expect(pidOf(b)).toBe(pidOf(a));
+    expect(pidOf(c)).not.toBe(pidOf(a));
+
+    const hung = await turn(pool, "a", "hang").catch((err: unknown) => err);
+    expect(hung).toBeInstanceOf(HardTimeoutError);
+    expect(await eventually(() => !isRunning(pidOf(a)))).toBe(true);
+    // b lived in the killed process: a fresh session, with the reset notice.
+    const nextB = await turn(pool, "b");
+    expect(nextB.sessionId).not.toBe(b);
+    expect(nextB.events).toEqual([{ type: "session_reset" }, ...prose]);
+    // c's process was never touched.
+    expect(isRunning(pidOf(c))).toBe(true);
+    const nextC = await turn(pool, "c");
+    expect(nextC.sessionId).toBe(c);
+    expect(nextC.events).toEqual(prose);
   });
 
   it("leaves no agent process behind on close", async () => {
