@@ -168,3 +168,66 @@ describe.each(stackBuses())("a text turn end to end: real gateway socket, real a
     }
   });
 });
+
+// Issue 43: the same turn path with `[pool] sessions_per_agent = 10` and ten conversations at once,
+// so every turn runs on a session that shares its agent process with nine others.
+describe.each(stackBuses())("text turns of ten conversations sharing one agent process (sessions_per_agent = 10, %s bus)", (bus) => {
+  useStackBus(bus);
+  // Zero-padded, so no chat's name is the start of another's.
+  const chats = Array.from({ length: 10 }, (_, i) => `chat-${String(i + 1).padStart(2, "0")}`);
+  const sharedStack = () => startStack({ config: { pool: { sessions_per_agent: 10, max_sessions: 10 } } });
+  const say = (s: Stack, chat: string, text: string) => s.gateway.broadcast(userEvent(text, { channel: { id: chat, type: "dm" } }));
+  const repliesIn = (s: Stack, chat: string) => s.replies.filter((r) => r.channel.id === chat).map((r) => r.content.text);
+  const lines = (s: Stack, word: string) => s.agentEvents().filter((line) => line.startsWith(`${word} `));
+  /** One agent process started, and every session named (`sess-<pid>-<n>`) lives in it. */
+  function oneProcess(s: Stack): void {
+    expect(lines(s, "start")).toHaveLength(1);
+    const pid = lines(s, "start")[0]?.split(" ")[1];
+    expect(lines(s, "new").every((line) => line.startsWith(`new sess-${pid}-`))).toBe(true);
+  }
+
+  it("answers each conversation with exactly its own reply", async () => {
+    const s = (stack = await sharedStack());
+    for (const chat of chats) say(s, chat, `say the answer for ${chat}`);
+    await s.replyCount(10);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const chat of chats) expect(repliesIn(s, chat), chat).toEqual([`the answer for ${chat}`]);
+    expect(lines(s, "new")).toHaveLength(10);
+    oneProcess(s);
+  });
+
+  it("/cancel in one conversation cancels its turn only; the nine beside it on the process answer", async () => {
+    const s = (stack = await sharedStack());
+    say(s, chats[0] ?? "", "sayafter 10000 never sent");
+    for (const chat of chats.slice(1)) say(s, chat, `sayafter 800 the answer for ${chat}`);
+    expect(await until(() => lines(s, "prompt").length === 10, 10_000)).toBe(true);
+    say(s, chats[0] ?? "", "/cancel");
+    await s.replyCount(10);
+    expect(await until(() => s.records.filter((r) => r.msg === "turn complete").length >= 10, 10_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(lines(s, "cancel")).toHaveLength(1);
+    expect(repliesIn(s, chats[0] ?? "")).toEqual(["🛑 Cancel signal sent."]);
+    for (const chat of chats.slice(1)) expect(repliesIn(s, chat), chat).toEqual([`the answer for ${chat}`]);
+    oneProcess(s);
+  });
+
+  it("/reset in one conversation gives it a new session on the same process; the others keep theirs", async () => {
+    const s = (stack = await sharedStack());
+    for (const chat of chats) say(s, chat, "prose");
+    await s.replyCount(10);
+    const before = lines(s, "new");
+    say(s, chats[0] ?? "", "/reset");
+    await s.replyCount(11);
+    for (const chat of chats) say(s, chat, `say again ${chat}`);
+    await s.replyCount(21);
+    expect(repliesIn(s, chats[0] ?? "")).toEqual(["hey what's up", "🔄 Session reset. Start a new conversation!", `again ${chats[0]}`]);
+    for (const chat of chats.slice(1)) expect(repliesIn(s, chat), chat).toEqual(["hey what's up", `again ${chat}`]);
+    // One new session (chat-01's), the nine others prompted twice on the ids they had.
+    const after = lines(s, "new");
+    expect(after).toHaveLength(11);
+    expect(after.slice(0, 10)).toEqual(before);
+    const prompted = lines(s, "prompt").map((line) => line.split(" ")[1]);
+    expect(before.map((line) => prompted.filter((id) => id === line.slice("new ".length)).length).sort()).toEqual([1, ...Array(9).fill(2)]);
+    oneProcess(s);
+  });
+});
