@@ -41,6 +41,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: "soak", script: "soak.js", nodeArgs: ["--expose-gc"] },
   { name: "text-paths", script: "textPaths.js" },
   { name: "triage-admit", script: "triageAdmit.js" },
+  { name: "agent-sessions", script: "agentSessions.js" },
 ];
 
 function machine(): Machine {

@@ -23,6 +23,8 @@ const perSecond = (n: number) => `${Math.round(n).toLocaleString("en-US")} event
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const bytes = (n: number) => `${Math.round(n).toLocaleString("en-US")} B`;
 const times = (n: number) => `${n.toFixed(2)}×`;
+const mib = (n: number) => `${n.toFixed(2)} MiB`;
+const perGiB = (n: number) => `${n.toFixed(1)} conversations per GiB`;
 
 /** The issues' targets (#11, #16's soak, #18's ceiling ratios and Observables per event, #23's metrics cost, #38's journal cost, #24's shaping cost), in their order. */
 export const GOALS: readonly Goal[] = [
@@ -146,6 +148,58 @@ export const GOALS: readonly Goal[] = [
     path: "maxGrowth",
     target: { op: "≤", value: 4 },
     format: times,
+  },
+  // Issue 43: codex-acp, 20 live conversations, a process per conversation (N = 1) against 10 sessions per process (N = 10), both ratios of one run.
+  {
+    measure: "Agent RSS per live conversation, codex-acp, sessions_per_agent 1",
+    benchmark: "agent-sessions",
+    path: "one.mibPerConversation",
+    format: mib,
+    context: { path: "one.conversationsPerGiB", format: perGiB },
+  },
+  {
+    measure: "Agent RSS per live conversation, codex-acp, sessions_per_agent 10",
+    benchmark: "agent-sessions",
+    path: "shared.mibPerConversation",
+    format: mib,
+    context: { path: "shared.conversationsPerGiB", format: perGiB },
+  },
+  {
+    measure: "Agent RSS per live conversation, sessions_per_agent 1 ÷ 10 (codex-acp, 20 conversations)",
+    benchmark: "agent-sessions",
+    path: "memoryRatio",
+    target: { op: "≥", value: 5 },
+    format: times,
+    context: { path: "anonMemoryRatio", format: (n) => `anonymous memory ${times(n)}` },
+  },
+  {
+    measure: "Turn latency p99, 20 conversations at once, codex-acp, sessions_per_agent 1",
+    benchmark: "agent-sessions",
+    path: "one.latencyMs.p99",
+    format: ms,
+    context: { path: "one.latencyMs.p50", format: (n) => `p50 ${ms(n)}` },
+  },
+  {
+    measure: "Turn latency p99, 20 conversations at once, codex-acp, sessions_per_agent 10",
+    benchmark: "agent-sessions",
+    path: "shared.latencyMs.p99",
+    format: ms,
+    context: { path: "shared.latencyMs.p50", format: (n) => `p50 ${ms(n)}` },
+  },
+  {
+    measure: "Turn latency p99, sessions_per_agent 10 ÷ 1 (codex-acp, 20 conversations at once)",
+    benchmark: "agent-sessions",
+    path: "latencyP99Ratio",
+    target: { op: "≤", value: 1.2 },
+    format: times,
+    context: { path: "agentCpuPerTurnRatio", format: (n) => `agent CPU per turn ${times(n)}` },
+  },
+  {
+    measure: "Agent turns not answered (agent-sessions, both pools)",
+    benchmark: "agent-sessions",
+    path: "unanswered",
+    target: { op: "≤", value: 0 },
+    format: (n) => `${Math.round(n).toLocaleString("en-US")}`,
   },
 ];
 
