@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRequestHead } from "../../src/metrics/requestHead.js";
+import { expectLinear } from "../helpers/linearTime.js";
 
 describe("parseRequestHead", () => {
   it("reads Prometheus' and a kubelet's requests", () => {
@@ -34,9 +35,9 @@ describe("parseRequestHead", () => {
     for (const bad of ["GET / HTTP/1.1\r\n folded", "GET / HTTP/1.1\r\nno colon", "GET / HTTP/1.1\r\nbad name: x", "GET / HTTP/1.1\r\nX: a\nb"]) expect(parseRequestHead(bad)).toEqual({ bad: "header_line" });
   });
 
-  it("is linear in the head: a megabyte of blanks in one value parses in milliseconds", () => {
-    const started = performance.now();
-    expect(parseRequestHead(`GET / HTTP/1.1\r\nX: a${" \t".repeat(500_000)}b\r\nConnection: close`)).toMatchObject({ keepAlive: false });
-    expect(performance.now() - started).toBeLessThan(1_000);
+  it("is linear in the head: a long run of blanks in one value", () => {
+    const blanks = (count: number) => `GET / HTTP/1.1\r\nX: a${" \t".repeat(count)}b\r\nConnection: close`;
+    expect(parseRequestHead(blanks(2_000_000))).toMatchObject({ keepAlive: false });
+    expectLinear(blanks, parseRequestHead, 2_000_000);
   });
 });

@@ -5,6 +5,7 @@ import { redactSecrets } from "../../../../operators/delivery/text/redactSecrets
 import { untrustedText } from "../../../../operators/ingress/untrustedText.js";
 import { chatRedaction } from "../../../../src/log/secretScrubber.js";
 import { shownFragments } from "../../../helpers/secretFragments.js";
+import { expectLinear } from "../../../helpers/linearTime.js";
 
 const AGENT_ENV_VALUE = "Zq7XenvK-0c3d55-Wq";
 const redact = chatRedaction([AGENT_ENV_VALUE]);
@@ -38,14 +39,13 @@ describe("redactedText", () => {
     expect(redactedText("a".repeat(1_000), redact)).toMatch(/…\(\+[\d,]+ chars\)$/);
   });
 
-  it("handles a 1 MB title in linear time, hostile characters included", () => {
+  it("handles a title of half a megabyte in linear time, hostile characters included", () => {
     for (const unit of ["Run curl https://bob:pw@h.example.com/?access_token=T0K3N ", "a-", "\u001b[31mx\u001b[0m\u0000\r\n\u202e"]) {
-      const raw = unit.repeat(Math.ceil(1_000_000 / unit.length));
-      const started = performance.now();
-      const shown = redactedText(raw, redact, { multiline: true });
-      // Tens of milliseconds here; a quadratic step would take minutes.
-      expect(performance.now() - started, JSON.stringify(unit)).toBeLessThan(5_000);
-      expect(shown.length).toBeLessThanOrEqual(500);
+      const title = (chars: number) => unit.repeat(Math.ceil(chars / unit.length));
+      const show = (raw: string) => redactedText(raw, redact, { multiline: true });
+      expect(show(title(500_000)).length).toBeLessThanOrEqual(500);
+      // A quadratic step would take minutes on the whole title.
+      expectLinear(title, show, 500_000, JSON.stringify(unit));
     }
   });
 });
