@@ -3,9 +3,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-// The same launch as the tests' (test/helpers/codexAcp.ts), which bench/ cannot import: the pinned
-// binary, a scratch home, and a config that points codex at a local fake Responses API with
-// everything that phones home off. Keep the two configs alike.
+// codex-acp's offline launch, for this benchmark and the tests (test/helpers/codexAcp.ts imports
+// it): the pinned binary, a scratch home, and a config that points codex at a local fake Responses
+// API with everything that phones home off.
 
 /** The pinned `@zed-industries/codex-acp` (devDependencies) ships its Rust binary in a per-platform package. */
 const platformPackage = `@zed-industries/codex-acp-${process.platform}-${process.arch}`;
@@ -32,14 +32,14 @@ export function codexAcpVersion(): string | undefined {
 }
 
 /** The env var codex reads the fake provider's key from; any value works against the fake. */
-const apiKeyVariable = "TURNSTREAM_FAKE_OPENAI_KEY";
+export const codexApiKeyVariable = "TURNSTREAM_FAKE_OPENAI_KEY";
 
 /**
  * `$CODEX_HOME/config.toml` for an offline run, as the tests write it: one custom provider speaking
  * the Responses API at `baseUrl` (no login needed), no retries, no update check, web search,
  * shell snapshot, analytics, feedback, telemetry export or history.
  */
-function configToml(baseUrl: string): string {
+export function codexConfigToml(baseUrl: string): string {
   return [
     `model = "gpt-5.4-mini"`,
     `model_provider = "turnstream_fake"`,
@@ -49,11 +49,12 @@ function configToml(baseUrl: string): string {
     `[model_providers.turnstream_fake]`,
     `name = "turnstream fake Responses API"`,
     `base_url = ${JSON.stringify(baseUrl)}`,
-    `env_key = ${JSON.stringify(apiKeyVariable)}`,
+    `env_key = ${JSON.stringify(codexApiKeyVariable)}`,
     `wire_api = "responses"`,
     `request_max_retries = 0`,
     `stream_max_retries = 0`,
     ``,
+    // The shell snapshot runs the user's login shell at session start; nothing here needs it.
     `[features]`,
     `shell_snapshot = false`,
     ``,
@@ -89,10 +90,10 @@ export function codexAgent(baseUrl: string): CodexAgent {
   const home = mkdtempSync(join(tmpdir(), "turnstream-bench-codex-"));
   const codexHome = join(home, "codex");
   mkdirSync(codexHome);
-  writeFileSync(join(codexHome, "config.toml"), configToml(baseUrl));
+  writeFileSync(join(codexHome, "config.toml"), codexConfigToml(baseUrl));
   return {
     command: binary.path,
-    env: { HOME: home, CODEX_HOME: codexHome, [apiKeyVariable]: "sk-turnstream-fake", RUST_LOG: "warn", NO_COLOR: "1" },
+    env: { HOME: home, CODEX_HOME: codexHome, [codexApiKeyVariable]: "sk-turnstream-fake", RUST_LOG: "warn", NO_COLOR: "1" },
     cleanup: () => rmSync(home, { recursive: true, force: true }),
   };
 }

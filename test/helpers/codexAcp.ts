@@ -1,25 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import type { AgentConfig } from "../../src/config/index.js";
 import { FakeResponsesApi } from "./fakeResponsesApi.js";
+import { codexAcpBinary, codexApiKeyVariable, codexConfigToml } from "../../bench/lib/codexAcp.js";
 
-/** The pinned `@zed-industries/codex-acp` (devDependencies) ships its Rust binary in a per-platform package. */
-const platformPackage = `@zed-industries/codex-acp-${process.platform}-${process.arch}`;
-const binaryName = process.platform === "win32" ? "codex-acp.exe" : "codex-acp";
-
-/** The installed codex-acp binary, or why there is none. */
-export function codexAcpBinary(): { readonly path: string } | { readonly missing: string } {
-  try {
-    const path = createRequire(import.meta.url).resolve(`${platformPackage}/bin/${binaryName}`);
-    if (existsSync(path)) return { path };
-    return { missing: `${path} does not exist` };
-  } catch {
-    return { missing: `${platformPackage} is not installed` };
-  }
-}
+// The launch itself (binary, config, key variable) is bench/lib/codexAcp.ts's, shared with the agent-sessions benchmark.
+export { codexAcpBinary, codexApiKeyVariable, codexConfigToml };
 
 /**
  * Whether codex-acp suites can run here. In CI a missing binary fails the run instead of
@@ -32,53 +20,6 @@ export function codexAcpAvailable(): boolean {
   if (process.env.CI === "true") throw new Error(message);
   console.warn(`\n!!! ${message}; SKIPPING CODEX-ACP SUITES (this fails in CI) !!!\n`);
   return false;
-}
-
-/** The env var codex reads the fake provider's key from; any value works against the fake. */
-export const codexApiKeyVariable = "TURNSTREAM_FAKE_OPENAI_KEY";
-
-/** A model codex has bundled metadata for: an unknown slug makes codex say so as an agent message. */
-const model = "gpt-5.4-mini";
-
-/**
- * `$CODEX_HOME/config.toml` for an offline run: one custom provider speaking the Responses API at
- * `baseUrl` (a custom provider needs no login: codex-acp only asks for auth with `openai`), no
- * retries (a fake's error should fail the turn at once, not after backoff), and everything that
- * would phone home or touch the user's machine off.
- */
-export function codexConfigToml(baseUrl: string): string {
-  return [
-    `model = ${JSON.stringify(model)}`,
-    `model_provider = "turnstream_fake"`,
-    `check_for_update_on_startup = false`,
-    `web_search = "disabled"`,
-    ``,
-    `[model_providers.turnstream_fake]`,
-    `name = "turnstream fake Responses API"`,
-    `base_url = ${JSON.stringify(baseUrl)}`,
-    `env_key = ${JSON.stringify(codexApiKeyVariable)}`,
-    `wire_api = "responses"`,
-    `request_max_retries = 0`,
-    `stream_max_retries = 0`,
-    ``,
-    // The shell snapshot runs the user's login shell at session start; nothing here needs it.
-    `[features]`,
-    `shell_snapshot = false`,
-    ``,
-    `[analytics]`,
-    `enabled = false`,
-    ``,
-    `[feedback]`,
-    `enabled = false`,
-    ``,
-    `[otel]`,
-    `exporter = "none"`,
-    `log_user_prompt = false`,
-    ``,
-    `[history]`,
-    `persistence = "none"`,
-    ``,
-  ].join("\n");
 }
 
 /** How to launch codex-acp for one test: `[agent]`'s command, args and env, and its scratch home. */
