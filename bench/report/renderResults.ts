@@ -80,6 +80,9 @@ export function renderResults(results: BenchResults): string {
   if (nats !== undefined) {
     lines.push(
       `- **Ingress, JetStream** — ${n(numberAt(nats, "events"))} events per run, median of ${n(numberAt(nats, "runs"))} runs: ${list((nats.turnstream as { runs?: unknown } | undefined)?.runs)} events/s. ` +
+        (numberAt(nats, "anchor.pipelinedAppendsPerSecond") === undefined
+          ? ""
+          : `The anchor, before each run and after the last (${n(numberAt(nats, "anchor.appends"))} appends, ${n(numberAt(nats, "anchor.window"))} in flight): ${list((nats.anchor as { passes?: unknown } | undefined)?.passes)} appends/s, median ${n(numberAt(nats, "anchor.pipelinedAppendsPerSecond"))}. `) +
         `The server alone on this machine (no turnstream): ${n(numberAt(nats, "serverCeiling.sequentialPublishesPerSecond"))} appends/s awaited one at a time, ` +
         `${n(numberAt(nats, "serverCeiling.windowedPublishesPerSecond"))} appends/s with ${n(numberAt(nats, "serverCeiling.window"))} in flight, ` +
         `${n(numberAt(nats, "serverCeiling.sequentialKvCasPerSecond"))} KV read + compare-and-set pairs/s one at a time; ` +
@@ -96,12 +99,14 @@ export function renderResults(results: BenchResults): string {
       n(kib(numberAt(bubbles, `${bus}.broker.bytesPerBubble`)), 1),
       n(numberAt(bubbles, `${bus}.broker.scavengesPer1000Bubbles`), 1),
       n(numberAt(bubbles, `${bus}.broker.cpuMicrosPerBubble`)),
+      n(numberAt(bubbles, `${bus}.ackRoundTrip.p50`), 2),
+      n(numberAt(bubbles, `${bus}.ackRoundTrip.p99`), 2),
     ];
     lines.push(
-      "- **Bubble overhead** (ms, agent writes the line → reply frame at the gateway; the broker's event-loop delay meanwhile; and the broker process's JS heap allocated, young-generation collections and CPU per bubble):",
+      "- **Bubble overhead** (ms, agent writes the line → reply frame at the gateway; the broker's event-loop delay meanwhile; the broker process's JS heap allocated, young-generation collections and CPU per bubble; and the anchor, as many bare ack round trips to the same gateway between the counted turns):",
       "",
       table(
-        ["Bus", "Bubbles", "p50", "p90", "p99", "max", "loop delay p99", "loop delay max", "KB allocated / bubble", "scavenges / 1,000 bubbles", "CPU µs / bubble"],
+        ["Bus", "Bubbles", "p50", "p90", "p99", "max", "loop delay p99", "loop delay max", "KB allocated / bubble", "scavenges / 1,000 bubbles", "CPU µs / bubble", "round trip p50", "round trip p99"],
         [row("embedded"), row("nats")],
       ),
       "",
@@ -144,11 +149,21 @@ export function renderResults(results: BenchResults): string {
     lines.push(`### Scale (NATS, one edge, worker processes on the same ${machine.cores}-core machine)`, "");
     lines.push(
       table(
-        ["Workers", "End to end, events/s", "Drain, events/s"],
-        points.map((point) => [n(numberAt(point, "workers")), n(numberAt(point, "endToEnd.eventsPerSecond")), n(numberAt(point, "drain.eventsPerSecond"))]),
+        ["Workers", "End to end, events/s", "Drain, events/s", "Anchor, appends/s", "Drain ÷ anchor"],
+        points.map((point) => {
+          const drain = numberAt(point, "drain.eventsPerSecond");
+          const anchor = numberAt(point, "anchor.pipelinedAppendsPerSecond");
+          return [
+            n(numberAt(point, "workers")),
+            n(numberAt(point, "endToEnd.eventsPerSecond")),
+            n(drain),
+            n(anchor),
+            drain === undefined || anchor === undefined || anchor === 0 ? "—" : `${n(drain / anchor, 2)}×`,
+          ];
+        }),
       ),
       "",
-      `${n(numberAt(scale, "events"))} events per run, median of ${n(numberAt(scale, "runs"))} runs.`,
+      `${n(numberAt(scale, "events"))} events per run, median of ${n(numberAt(scale, "runs"))} runs; the anchor is nats-server's own pipelined appends/s on the same server, the median of a pass before each run and after the last.`,
       "",
     );
   }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { BenchResults } from "../../bench/report/benchResults.js";
 import { renderResults } from "../../bench/report/renderResults.js";
-import { targetRows } from "../../bench/report/targets.js";
+import { RATIO_TARGETS, targetRows } from "../../bench/report/targets.js";
 
 const committed = JSON.parse(readFileSync(new URL("../../bench/results.json", import.meta.url), "utf8")) as BenchResults;
 
@@ -20,10 +20,15 @@ describe("the embedded ingress rows (issue 18)", () => {
     expect(row(withIngress({ observablesPerEvent: 3.01, subscriptionsPerEvent: 4 }), "Observables created per event")?.status).toBe("missed");
   });
 
-  it("reports both ratios to the raw ceiling, with the ceiling's rate", () => {
-    const results = withIngress({ turnstreamToCeiling: 0.5, baselineToCeiling: 0.6, rawCeiling: { eventsPerSecond: 150_000, runs: [150_000] } });
-    expect(row(results, "Ingress, turnstream ÷ raw ceiling")).toMatchObject({ status: "report", actual: "0.50× (ceiling 150,000 events/s)" });
-    expect(row(results, "Ingress, baseline ÷ raw ceiling")).toMatchObject({ status: "report", actual: "0.60×" });
+  it("judges turnstream's share of the raw ceiling against its ratio target, reports the baseline's, and the absolute rate without a target", () => {
+    const results = (turnstreamToCeiling: number) =>
+      withIngress({ turnstream: { eventsPerSecond: 20_000 }, turnstreamToCeiling, baselineToCeiling: 0.6, rawCeiling: { eventsPerSecond: 150_000, runs: [150_000] } });
+    expect(row(results(0.5), "Ingress, turnstream ÷ raw ceiling")).toMatchObject({ status: "met", target: "≥ 0.33×", actual: "0.50× (ceiling 150,000 events/s)" });
+    expect(row(results(RATIO_TARGETS.embeddedToCeiling), "Ingress, turnstream ÷ raw ceiling")?.status).toBe("met");
+    expect(row(results(0.32), "Ingress, turnstream ÷ raw ceiling")?.status).toBe("missed");
+    expect(row(results(0.5), "Ingress, baseline ÷ raw ceiling")).toMatchObject({ status: "report", actual: "0.60×" });
+    // Under the old 50,000 events/s, and still only information: the ratio carries the target.
+    expect(row(results(0.5), "Ingress, embedded bus")).toMatchObject({ status: "report", target: "—", actual: "20,000 events/s" });
   });
 
   it("reports the journaled turn queue's cost as each run over the in-memory one, with its rate and runs in the details", () => {
