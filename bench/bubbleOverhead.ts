@@ -7,18 +7,20 @@
 // is a warm-up and not counted. Beside the latency it reports what the broker process (this one)
 // allocates per bubble and how often it collected its young generation: the collections are
 // what a bubble's tail waits behind, and the bytes behind them hardly move on a busy machine.
-// After each counted turn settled, the anchor: as many bare ack round trips to the same gateway
-// process, `gap` ms apart (bench/lib/ackRoundTrip.ts), what the targets are ratios to. The broker's
-// costs and event-loop delay are counted over the turns only, not over the round trips.
+// Around the counted turns, the anchor: as many bare ack round trips to the same gateway process,
+// `gap` ms apart (bench/lib/ackRoundTrip.ts), half just before the first counted turn and half just
+// after the last, what the targets are ratios to. The counted turns run back to back, as before:
+// the broker's costs and event-loop delay are counted over them and not over the round trips (an
+// event-loop delay monitor disabled and enabled again counts the pause as one long delay).
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { firstValueFrom, timeout } from "rxjs";
+import { firstValueFrom, last, take, timeout } from "rxjs";
 import { devEvent } from "../src/devgateway/devGateway.js";
 import { connectAckRoundTrip } from "./lib/ackRoundTrip.js";
 import { startAgentBroker } from "./lib/agentBroker.js";
 import { elapsedMs, emit, note, sized } from "./lib/benchEnv.js";
-import { measureHeapAllocation, sumHeapAllocations, type HeapAllocation } from "./lib/heapAllocation.js";
+import { measureHeapAllocation, type HeapAllocation } from "./lib/heapAllocation.js";
 import { natsServerAvailable, startNatsServer, type BenchNatsServer } from "./lib/natsServer.js";
-import { measureProcessCost, sumProcessCosts, type ProcessCost } from "./lib/processCost.js";
+import { measureProcessCost, type ProcessCost } from "./lib/processCost.js";
 import { RemoteGateway } from "./lib/remoteGateway.js";
 import { distribution, round } from "./lib/stats.js";
 
@@ -28,7 +30,7 @@ const gapMs = sized("BUBBLE_GAP_MS", 5, 5);
 
 interface Measured {
   readonly latencies: number[];
-  /** The bare ack round trips between the counted turns (ms). */
+  /** The bare ack round trips just before and just after the counted turns (ms). */
   readonly roundTrips: number[];
   /** The broker process's event-loop delay while the counted turns ran (ms): a stall here delays every bubble in flight. */
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
@@ -55,33 +57,38 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
   let counted: number[] = [];
   const roundTrips: number[] = [];
   const loop = monitorEventLoopDelay({ resolution: 1 });
-  const heaps: HeapAllocation[] = [];
-  const processes: ProcessCost[] = [];
+  let costs: { readonly heap: HeapAllocation; readonly process: ProcessCost } | undefined;
   try {
     await gateway.connected();
     // Connected after the broker, so that `connected()` above waited for the broker's socket.
     const probe = await connectAckRoundTrip(gateway.url, gateway.token);
     try {
+      const half = Math.ceil((turns * perTurn) / 2);
+      let counting: { readonly heap: { stop(): HeapAllocation }; readonly process: { stop(): ProcessCost } } | undefined;
+      // Every turn, the warm-up included, settled in the broker (its last ack, the agent's answer) before the round trips after them.
+      const allSettled = firstValueFrom(subject.broker.settledTurns.pipe(take(turns + 1), last(), timeout(60_000)));
       for (let turn = 0; turn <= turns; turn++) {
-        // Start-up's garbage (modules, the first agent's session) is collected before counting, when
-        // the process runs with --expose-gc (as `npm run bench` runs it): left in the young
-        // generation, it made the first counted scavenges copy megabytes (11–15 ms pauses, twice in
-        // the first seconds, then 2–3 ms ones), a start-up cost and not a bubble's.
-        if (turn === 1) globalThis.gc?.();
-        const counting = turn === 0 ? undefined : { heap: measureHeapAllocation(), process: measureProcessCost() };
-        if (counting !== undefined) loop.enable();
+        if (turn === 1) {
+          await probe.measure(10, gapMs); // untimed: the probe's own code warm
+          roundTrips.push(...(await probe.measure(half, gapMs)));
+          // Start-up's garbage (modules, the first agent's session) is collected before counting, when
+          // the process runs with --expose-gc (as `npm run bench` runs it): left in the young
+          // generation, it made the first counted scavenges copy megabytes (11–15 ms pauses, twice in
+          // the first seconds, then 2–3 ms ones), a start-up cost and not a bubble's.
+          globalThis.gc?.();
+          loop.enable();
+          counting = { heap: measureHeapAllocation(), process: measureProcessCost() };
+        }
         const expected = arrived() + perTurn;
-        // Counted until the turn settled in the broker (its last ack and the agent's answer included).
-        const settled = firstValueFrom(subject.broker.settledTurns.pipe(timeout(30_000)));
         gateway.broadcast(devEvent(`bubbles ${perTurn} ${gapMs}`, { eventId: `bubble-${bus}-${turn}` }));
         await gateway.replyCount(expected, 30_000);
-        await settled;
-        if (counting === undefined) continue;
-        loop.disable();
-        heaps.push(counting.heap.stop());
-        processes.push(counting.process.stop());
-        roundTrips.push(...(await probe.measure(perTurn, gapMs)));
+        if (turn === turns) {
+          costs = counting === undefined ? undefined : { heap: counting.heap.stop(), process: counting.process.stop() };
+          loop.disable();
+        }
       }
+      await allSettled;
+      roundTrips.push(...(await probe.measure(turns * perTurn - half, gapMs)));
     } finally {
       await probe.close();
     }
@@ -95,7 +102,6 @@ async function measure(bus: "embedded" | "nats", server?: BenchNatsServer): Prom
     await subject.stop();
     await gateway.stop();
   }
-  const costs = heaps.length === 0 ? undefined : { heap: sumHeapAllocations(heaps), process: sumProcessCosts(processes) };
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   const loopDelay = { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) };
   const perBubble = (total: number) => total / counted.length;

@@ -44,16 +44,3 @@ export function measureHeapAllocation(): { stop(): HeapAllocation } {
     },
   };
 }
-
-/** Several intervals' allocation as one (a benchmark that counts its turns and not what runs between them). */
-export function sumHeapAllocations(intervals: readonly HeapAllocation[]): HeapAllocation {
-  return intervals.reduce(
-    (sum, one) => ({
-      bytes: sum.bytes + one.bytes,
-      scavenges: sum.scavenges + one.scavenges,
-      scavengeMaxMs: Math.max(sum.scavengeMaxMs, one.scavengeMaxMs),
-      markCompacts: sum.markCompacts + one.markCompacts,
-    }),
-    { bytes: 0, scavenges: 0, scavengeMaxMs: 0, markCompacts: 0 },
-  );
-}

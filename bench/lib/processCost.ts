@@ -29,8 +29,3 @@ export function measureProcessCost(): { stop(): ProcessCost } {
     },
   };
 }
-
-/** Several intervals' cost as one (a benchmark that counts its turns and not what runs between them). */
-export function sumProcessCosts(intervals: readonly ProcessCost[]): ProcessCost {
-  return intervals.reduce((sum, one) => ({ cpuMicros: sum.cpuMicros + one.cpuMicros, gcMs: sum.gcMs + one.gcMs }), { cpuMicros: 0, gcMs: 0 });
-}
