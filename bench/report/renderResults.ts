@@ -103,7 +103,7 @@ export function renderResults(results: BenchResults): string {
       n(numberAt(bubbles, `${bus}.ackRoundTrip.p99`), 2),
     ];
     lines.push(
-      "- **Bubble overhead** (ms, agent writes the line → reply frame at the gateway; the broker's event-loop delay meanwhile; the broker process's JS heap allocated, young-generation collections and CPU per bubble; and the anchor, as many bare ack round trips to the same gateway between the counted turns):",
+      "- **Bubble overhead** (ms, agent writes the line → reply frame at the gateway; the broker's event-loop delay meanwhile; the broker process's JS heap allocated, young-generation collections and CPU per bubble; and the anchor, as many bare ack round trips to the same gateway, half just before the counted turns and half just after them):",
       "",
       table(
         ["Bus", "Bubbles", "p50", "p90", "p99", "max", "loop delay p99", "loop delay max", "KB allocated / bubble", "scavenges / 1,000 bubbles", "CPU µs / bubble", "round trip p50", "round trip p99"],
