@@ -159,7 +159,7 @@ export class BatchRun implements Unsubscribable {
     const shape = this.#slots.batching
       ? { dropped, marked, receivedAt, batch: { laneKey: this.#laneKey, receivedAt: items.map(receivedAtOf) } }
       : { dropped, marked, receivedAt };
-    const run = runTurn(messages, shape, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#finish()));
+    const run = runTurn(messages, shape, this.#slots.turn, (end: TurnEnd) => (end === "deferred" ? this.#deferred() : this.#settled()));
     // Kept only while this turn still runs: one that finished within the call may have started the next.
     if (this.#turnNumber === turn) this.#keep(run);
   }
@@ -168,6 +168,12 @@ export class BatchRun implements Unsubscribable {
   #keep(step: Unsubscribable): void {
     if (step instanceof Subscription && step.closed) return;
     this.#step = step;
+  }
+
+  /** The turn acked its events: nothing of it is left to hand back. */
+  #settled(): void {
+    this.#claimed = NO_ITEMS;
+    this.#finish();
   }
 
   #deferred(): void {
