@@ -20,8 +20,12 @@ export interface StoredMessage {
   heldPrev: StoredMessage | undefined;
   heldNext: StoredMessage | undefined;
   acked: boolean;
-  /** The current delivery claimed it: an ending subscription keeps it instead of giving it back. */
-  claimed: boolean;
+  /**
+   * The delivery count of the delivery that claimed it (0: none): an ending subscription keeps it
+   * instead of giving it back while that delivery is current. A redelivery outdates the claim by
+   * itself, so delivering writes nothing here.
+   */
+  claimedBy: number;
 }
 
 /** Told of each delivery and of each message's first ack, to write them down (`MemoryJournal`). */
@@ -140,7 +144,6 @@ export class DurableConsumer {
       if (message === undefined) return;
       this.#turn += 1;
       message.deliveryCount += 1;
-      message.claimed = false;
       this.#journal?.delivered(message);
       hold(subscription, message);
       this.#inFlight += 1;
@@ -163,7 +166,7 @@ export class DurableConsumer {
     this.#subscriptions.splice(index, 1);
     for (let message = subscription.held; message !== undefined; ) {
       const next = message.heldNext;
-      if (!message.claimed) {
+      if (message.claimedBy !== message.deliveryCount) {
         this.#release(message);
         this.#giveBack(message);
       }
@@ -230,7 +233,7 @@ class Delivery<T> implements DurableMessage<T> {
   }
 
   claim(): void {
-    if (!this.#naked && this.#message.holder !== undefined && this.#message.deliveryCount === this.deliveryCount) this.#message.claimed = true;
+    if (!this.#naked && this.#message.holder !== undefined && this.#message.deliveryCount === this.deliveryCount) this.#message.claimedBy = this.deliveryCount;
   }
 
   nak(delayMs?: number): void {

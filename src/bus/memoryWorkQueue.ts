@@ -96,7 +96,7 @@ export class MemoryWorkQueue {
       heldPrev: undefined,
       heldNext: undefined,
       acked: false,
-      claimed: false,
+      claimedBy: 0,
     };
     if (journal !== undefined) {
       // Written before the ack: what the caller hears was appended is on disk.
@@ -169,7 +169,7 @@ export class MemoryWorkQueue {
         heldPrev: undefined,
         heldNext: undefined,
         acked: false,
-        claimed: false,
+        claimedBy: 0,
       };
       this.#backlog.push(message);
       this.#unacked.set(message.seq, message);
