@@ -9,6 +9,7 @@ import { defaultConfig, type Config } from "../../../src/config/index.js";
 import { MemorySessionStore } from "../../../src/state/sessionStore.js";
 import { agentConfig, scratch } from "../../helpers/agents.js";
 import { captureLogs } from "../../helpers/logCapture.js";
+import { useSessionPools } from "../../helpers/sessionPools.js";
 
 // `[pool] preload_persisted_sessions` on real scripted agents: every saved session is resumed
 // with session/load before any turn, and anything that keeps one from being restored is a
@@ -21,21 +22,13 @@ afterEach(async () => {
   for (const dir of scratches.splice(0)) dir.cleanup();
 });
 
+const makePool = useSessionPools();
+
+/** A pool over the scripted agent whose store already holds `saved` (key → session id). */
 async function poolWith(saved: Record<string, string>, agentEnv: Record<string, string> = { LOAD_SESSION: "1" }, pool: Partial<Config["pool"]> = {}) {
-  const dir = scratch();
-  scratches.push(dir);
-  const { logger, records } = captureLogs();
   const store = new MemorySessionStore();
   for (const [key, id] of Object.entries(saved)) await lastValueFrom(store.set(key, id), { defaultValue: undefined });
-  const sessionPool = new SessionPool({
-    agent: agentConfig({ AGENT_EVENTS_FILE: dir.eventsFile, ...agentEnv }),
-    pool: { ...defaultConfig({}).pool, prompt_hard_timeout_secs: 30, ...pool },
-    env: process.env,
-    logger,
-    store,
-  });
-  pools.push(sessionPool);
-  return { pool: sessionPool, events: dir.events, records };
+  return makePool({ agentEnv, pool, store });
 }
 
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err);
